@@ -1,0 +1,98 @@
+//! Players that pick actions: the search bot and the random baseline. Protocol loops and the
+//! arena drive any of them through [`Agent`].
+
+use crate::game::{Action, ActionList, Game};
+use crate::mcts::{Evaluator, Mcts, MctsConfig, SearchLimits, SearchStats};
+use crate::rng::Rng;
+use std::time::Instant;
+
+pub trait Agent<G: Game> {
+    /// Picks a legal action for `state` (not terminal), thinking until `deadline` at the latest.
+    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action;
+    /// Tells the agent that `action` was played from the position it last knew (by anyone),
+    /// so it can keep what it learnt. Agents resynchronise by hash when told nothing.
+    fn observe(&mut self, _action: Action) {}
+    /// One line about the last decision, for logs (visits, value, speed).
+    fn last_report(&self) -> String {
+        String::new()
+    }
+}
+
+/// Uniformly random legal actions.
+pub struct RandomAgent {
+    rng: Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        RandomAgent { rng: Rng::new(seed) }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn choose(&mut self, state: &G, _deadline: Option<Instant>) -> Action {
+        let mut list = ActionList::new();
+        state.legal_actions(&mut list);
+        list[self.rng.below(list.len())]
+    }
+}
+
+/// MCTS with any evaluator, reusing its tree between moves.
+pub struct SearchAgent<G: Game, E: Evaluator<G>> {
+    mcts: Mcts<G>,
+    evaluator: E,
+    /// Playouts per decision when there is no deadline, or as a cap with one.
+    pub playouts: Option<u64>,
+    last: SearchStats,
+}
+
+impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
+    pub fn new(start: G, config: MctsConfig, evaluator: E, playouts: Option<u64>) -> Self {
+        SearchAgent { mcts: Mcts::new(start, config), evaluator, playouts, last: SearchStats::default() }
+    }
+
+    pub fn mcts(&self) -> &Mcts<G> {
+        &self.mcts
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
+    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
+        if self.mcts.root_state().hash() != state.hash() {
+            self.mcts.reset(state.clone());
+        }
+        let limits = SearchLimits { playouts: self.playouts, deadline };
+        self.last = self.mcts.search(&mut self.evaluator, &limits);
+        match self.mcts.best_action() {
+            Some(a) => a,
+            // Out of time before the root was even expanded: any legal action beats a timeout.
+            None => {
+                let mut list = ActionList::new();
+                state.legal_actions(&mut list);
+                list[0]
+            }
+        }
+    }
+
+    fn observe(&mut self, action: Action) {
+        if self.mcts.root_state().is_legal(action) {
+            self.mcts.advance(action);
+        }
+    }
+
+    fn last_report(&self) -> String {
+        let v = self.mcts.root_value();
+        let secs = self.last.elapsed.as_secs_f64().max(1e-9);
+        format!(
+            "playouts {} in {:.0} ms ({:.0}/s), tree {}, root visits {}, value {:+.3}/{:+.3}{}",
+            self.last.playouts,
+            secs * 1e3,
+            self.last.playouts as f64 / secs,
+            self.last.tree_nodes,
+            self.mcts.root_visits(),
+            v[0],
+            v[1],
+            if self.mcts.root_proven().is_some() { " (proven)" } else { "" }
+        )
+    }
+}

@@ -1,0 +1,516 @@
+//! Connect 4 as CodinGame's multiplayer referee plays it: 7 rows x 9 columns, player 0 moves
+//! first, player 1 may STEAL the single chip on its first action (colours do not swap:
+//! player 0 keeps moving on even turn indices), 4 or more in a line wins, a full board draws.
+//!
+//! Actions: `0..=8` drop in that column (0 = leftmost), `9` = STEAL.
+
+pub mod protocol;
+
+use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
+use crate::rng::{splitmix64, Rng};
+
+pub const ROWS: usize = 7;
+pub const COLS: usize = 9;
+pub const STEAL: Action = 9;
+const CELLS: usize = ROWS * COLS;
+/// Bits per column in the bitboards: 7 rows plus an always-empty sentinel bit, so that
+/// diagonal shifts never wrap from the top of one column into the bottom of the next.
+const COL_BITS: usize = ROWS + 1;
+const NO_WINNER: u8 = 2;
+
+/// Bit of the cell in `col`, `row_from_bottom`.
+#[inline]
+const fn bit(col: usize, row_from_bottom: usize) -> u128 {
+    1u128 << (col * COL_BITS + row_from_bottom)
+}
+
+/// Whether `chips` has four (or more) in a line in any direction.
+#[inline]
+fn has_four(chips: u128) -> bool {
+    // vertical (1), horizontal (8), diagonal / (9), diagonal \ (7)
+    for shift in [1, COL_BITS, COL_BITS + 1, COL_BITS - 1] {
+        let pairs = chips & (chips >> shift);
+        if pairs & (pairs >> (2 * shift)) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+const NUM_KEYS: usize = 2 * COLS * COL_BITS + CELLS + 2;
+/// Zobrist keys: one per (player, bitboard position), then one per turn index.
+static KEYS: [u64; NUM_KEYS] = {
+    let mut keys = [0u64; NUM_KEYS];
+    let mut state = 0xC0FF_EE00_0000_0004u64;
+    let mut i = 0;
+    while i < NUM_KEYS {
+        let (next, out) = splitmix64(state);
+        state = next;
+        keys[i] = out;
+        i += 1;
+    }
+    keys
+};
+
+#[inline]
+fn chip_key(player: usize, bit_index: usize) -> u64 {
+    KEYS[player * COLS * COL_BITS + bit_index]
+}
+
+#[inline]
+fn turn_key(turn: usize) -> u64 {
+    KEYS[2 * COLS * COL_BITS + turn]
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connect4 {
+    chips: [u128; 2],
+    heights: [u8; COLS],
+    /// Actions played so far; equals CodinGame's `turnIndex` of the next action.
+    turn: u8,
+    filled: u8,
+    winner: u8,
+    hash: u64,
+}
+
+impl Default for Connect4 {
+    fn default() -> Self {
+        Connect4 { chips: [0; 2], heights: [0; COLS], turn: 0, filled: 0, winner: NO_WINNER, hash: turn_key(0) }
+    }
+}
+
+/// Why a board given as text is not a position of this game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError(pub String);
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+impl Connect4 {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// CodinGame's turn index of the next action (number of actions played).
+    pub fn turn(&self) -> usize {
+        self.turn as usize
+    }
+
+    /// The winner once someone has four in a line.
+    pub fn winner(&self) -> Option<Player> {
+        (self.winner != NO_WINNER).then_some(self.winner as Player)
+    }
+
+    /// Owner of the cell at `row` (0 = TOP, as in the protocol) and `col`.
+    pub fn cell(&self, row: usize, col: usize) -> Option<Player> {
+        let b = bit(col, ROWS - 1 - row);
+        (0..2).find(|&p| self.chips[p] & b != 0)
+    }
+
+    /// The board as the protocol prints it: 7 lines top to bottom, `.`, `0`, `1`.
+    pub fn rows(&self) -> [String; ROWS] {
+        std::array::from_fn(|row| {
+            (0..COLS)
+                .map(|col| match self.cell(row, col) {
+                    None => '.',
+                    Some(0) => '0',
+                    Some(_) => '1',
+                })
+                .collect()
+        })
+    }
+
+    /// Whether the STEAL happened in this game (only visible as a missing chip).
+    pub fn stolen(&self) -> bool {
+        self.turn > self.filled
+    }
+
+    /// Rebuilds a position from the protocol's 7 rows and turn index, checking that chips rest
+    /// on each other and that the chip counts fit the turn (with or without a STEAL).
+    pub fn from_rows(rows: &[&str], turn: usize) -> Result<Self, BoardError> {
+        if rows.len() != ROWS {
+            return Err(BoardError(format!("expected {ROWS} board rows, got {}", rows.len())));
+        }
+        if turn >= CELLS + 1 {
+            return Err(BoardError(format!("turn index {turn} is out of range 0..{}", CELLS + 1)));
+        }
+        let mut state = Connect4 { turn: turn as u8, ..Default::default() };
+        for (row, line) in rows.iter().enumerate() {
+            let bytes = line.as_bytes();
+            if bytes.len() != COLS {
+                return Err(BoardError(format!("board row {} {:?} should have {COLS} characters", row + 1, line)));
+            }
+            for (col, &ch) in bytes.iter().enumerate() {
+                let player = match ch {
+                    b'.' => continue,
+                    b'0' => 0,
+                    b'1' => 1,
+                    _ => return Err(BoardError(format!("board row {} has {:?}; expected '.', '0' or '1'", row + 1, ch as char))),
+                };
+                state.chips[player] |= bit(col, ROWS - 1 - row);
+            }
+        }
+        for col in 0..COLS {
+            let column = ((state.chips[0] | state.chips[1]) >> (col * COL_BITS)) as u8 & 0x7F;
+            // A column must be a solid stack from the bottom: 0b0..01..1.
+            if column & (column.wrapping_add(1)) != 0 {
+                return Err(BoardError(format!("column {col} has a chip floating above an empty cell")));
+            }
+            state.heights[col] = column.count_ones() as u8;
+        }
+        let (n0, n1) = (state.chips[0].count_ones() as usize, state.chips[1].count_ones() as usize);
+        state.filled = (n0 + n1) as u8;
+        // Without STEAL player 0 has one chip more than player 1 on odd turns; with STEAL player 1
+        // owns the first chip, so the counts are those of the turn before, with the roles swapped.
+        let plain = n0 + n1 == turn && n0 == turn.div_ceil(2);
+        let stolen = turn >= 2 && n0 + n1 == turn - 1 && n1 == n0 + (turn % 2 == 0) as usize;
+        if !plain && !stolen {
+            return Err(BoardError(format!(
+                "{n0} chips of player 0 and {n1} of player 1 do not fit turn index {turn}"
+            )));
+        }
+        let wins = [has_four(state.chips[0]), has_four(state.chips[1])];
+        state.winner = match wins {
+            [false, false] => NO_WINNER,
+            [true, false] => 0,
+            [false, true] => 1,
+            [true, true] => return Err(BoardError("both players have four in a row".into())),
+        };
+        state.hash = state.hash_from_scratch();
+        Ok(state)
+    }
+
+    /// The Zobrist key computed from the chips and turn alone (the incremental one must match).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = turn_key(self.turn as usize);
+        for p in 0..2 {
+            let mut bb = self.chips[p];
+            while bb != 0 {
+                h ^= chip_key(p, bb.trailing_zeros() as usize);
+                bb &= bb - 1;
+            }
+        }
+        h
+    }
+
+    #[inline]
+    fn is_full(&self) -> bool {
+        self.filled as usize == CELLS
+    }
+}
+
+impl Game for Connect4 {
+    const NAME: &'static str = "connect4";
+    const NUM_ACTIONS: usize = COLS + 1;
+    const MAX_GAME_LENGTH: usize = CELLS + 1;
+    const NUM_SYMMETRIES: usize = 2;
+
+    fn new_game(_rng: &mut Rng) -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        (self.turn & 1) as Player
+    }
+
+    fn legal_actions(&self, out: &mut ActionList) {
+        out.clear();
+        if self.is_terminal() {
+            return;
+        }
+        for col in 0..COLS {
+            if (self.heights[col] as usize) < ROWS {
+                out.push(col as Action);
+            }
+        }
+        if self.turn == 1 {
+            out.push(STEAL);
+        }
+    }
+
+    #[inline]
+    fn is_legal(&self, action: Action) -> bool {
+        if self.is_terminal() {
+            return false;
+        }
+        match action as usize {
+            col if col < COLS => (self.heights[col] as usize) < ROWS,
+            _ => action == STEAL && self.turn == 1,
+        }
+    }
+
+    fn apply(&mut self, action: Action) {
+        debug_assert!(self.is_legal(action), "illegal action {action} at turn {}", self.turn);
+        let player = self.to_move();
+        if action == STEAL {
+            let b = self.chips[0];
+            let index = b.trailing_zeros() as usize;
+            self.chips[0] = 0;
+            self.chips[1] |= b;
+            self.hash ^= chip_key(0, index) ^ chip_key(1, index);
+        } else {
+            let col = action as usize;
+            let index = col * COL_BITS + self.heights[col] as usize;
+            self.chips[player] |= 1u128 << index;
+            self.heights[col] += 1;
+            self.filled += 1;
+            self.hash ^= chip_key(player, index);
+            if has_four(self.chips[player]) {
+                self.winner = player as u8;
+            }
+        }
+        self.hash ^= turn_key(self.turn as usize) ^ turn_key(self.turn as usize + 1);
+        self.turn += 1;
+    }
+
+    #[inline]
+    fn is_terminal(&self) -> bool {
+        self.winner != NO_WINNER || self.is_full()
+    }
+
+    fn scores(&self) -> [f32; NUM_PLAYERS] {
+        match self.winner() {
+            Some(0) => [10.0, 0.0],
+            Some(_) => [0.0, 10.0],
+            None => [5.0, 5.0],
+        }
+    }
+
+    fn utilities(&self) -> [f32; NUM_PLAYERS] {
+        match self.winner() {
+            Some(0) => [1.0, -1.0],
+            Some(_) => [-1.0, 1.0],
+            None => [0.0, 0.0],
+        }
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn symmetric(&self, sym: usize) -> Self {
+        if sym == 0 {
+            return self.clone();
+        }
+        let mut out = self.clone();
+        for p in 0..2 {
+            out.chips[p] = 0;
+            for col in 0..COLS {
+                let column = (self.chips[p] >> (col * COL_BITS)) & 0xFF;
+                out.chips[p] |= column << ((COLS - 1 - col) * COL_BITS);
+            }
+        }
+        for col in 0..COLS {
+            out.heights[col] = self.heights[COLS - 1 - col];
+        }
+        out.hash = out.hash_from_scratch();
+        out
+    }
+
+    fn map_action(sym: usize, action: Action) -> Action {
+        if sym == 0 || action == STEAL {
+            action
+        } else {
+            (COLS - 1) as Action - action
+        }
+    }
+
+    fn format_action(action: Action) -> String {
+        if action == STEAL {
+            "STEAL".to_string()
+        } else {
+            action.to_string()
+        }
+    }
+
+    fn parse_action(text: &str) -> Result<Action, ParseActionError> {
+        let err = || ParseActionError { text: text.to_string(), expected: "a column 0..8, STEAL or -2" };
+        if text.eq_ignore_ascii_case("STEAL") || text == "-2" {
+            return Ok(STEAL);
+        }
+        match text.parse::<u8>() {
+            Ok(col) if (col as usize) < COLS && !text.starts_with('+') => Ok(col as Action),
+            _ => Err(err()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::apply_texts;
+
+    fn play(moves: &str) -> Connect4 {
+        let mut s = Connect4::new();
+        let texts: Vec<&str> = moves.split_whitespace().collect();
+        apply_texts(&mut s, &texts).unwrap();
+        s
+    }
+
+    #[test]
+    fn vertical_win() {
+        let s = play("0 1 0 1 0 1");
+        assert!(!s.is_terminal());
+        let s = play("0 1 0 1 0 1 0");
+        assert_eq!(s.winner(), Some(0));
+        assert_eq!(s.utilities(), [1.0, -1.0]);
+        assert_eq!(s.scores(), [10.0, 0.0]);
+    }
+
+    #[test]
+    fn horizontal_win_for_player_one() {
+        // Player 1 builds 5..8 on the bottom row while player 0 stacks harmlessly.
+        let s = play("0 5 0 6 1 7 1 8");
+        assert_eq!(s.winner(), Some(1));
+        assert_eq!(s.utilities(), [-1.0, 1.0]);
+    }
+
+    #[test]
+    fn horizontal_win_needs_four_adjacent() {
+        // 0,1,2 and 4 on the bottom row is no win; filling 3 makes five in a row.
+        let s = play("0 0 1 1 2 2 4 4");
+        assert!(!s.is_terminal());
+        let s = play("0 0 1 1 2 2 4 4 3");
+        assert_eq!(s.winner(), Some(0));
+    }
+
+    #[test]
+    fn rising_diagonal_win() {
+        // 0 at (c0,r0), (c1,r1), (c2,r2), (c3,r3).
+        let s = play("0 1 1 2 2 3 2 3 3 8 3");
+        assert_eq!(s.winner(), Some(0), "{:?}", s.rows());
+    }
+
+    #[test]
+    fn falling_diagonal_win() {
+        // Mirror image of the rising diagonal: columns 8,7,6,5.
+        let s = play("8 7 7 6 6 5 6 5 5 0 5");
+        assert_eq!(s.winner(), Some(0), "{:?}", s.rows());
+    }
+
+    #[test]
+    fn diagonal_at_the_right_edge_does_not_wrap() {
+        // Chips of player 0 at (c8,r0) and (c0,r1),(c1,r2),(c2,r3): adjacent bits modulo the
+        // column height, but not a line. The sentinel bit must keep this from counting.
+        let mut s = Connect4::new();
+        s.chips[0] = bit(8, 6) | bit(0, 0) | bit(1, 1) | bit(2, 2);
+        assert!(!has_four(s.chips[0]));
+        s.chips[0] = bit(0, 6) | bit(1, 0) | bit(2, 1) | bit(3, 2);
+        assert!(!has_four(s.chips[0]));
+    }
+
+    #[test]
+    fn steal_repaints_the_chip_and_keeps_colours() {
+        let s = play("4 STEAL");
+        assert_eq!(s.cell(6, 4), Some(1));
+        assert_eq!(s.to_move(), 0);
+        assert_eq!(s.turn(), 2);
+        assert!(s.stolen());
+        assert_eq!(s.hash(), s.hash_from_scratch());
+        // Player 1 owns column 4's bottom chip and wins vertically on top of it.
+        let s = play("4 STEAL 0 4 0 4 0 4");
+        assert_eq!(s.winner(), Some(1), "{:?}", s.rows());
+    }
+
+    #[test]
+    fn steal_only_at_turn_one() {
+        let s = Connect4::new();
+        assert!(!s.is_legal(STEAL));
+        let s = play("3");
+        assert!(s.is_legal(STEAL));
+        let s = play("3 4");
+        assert!(!s.is_legal(STEAL));
+        let s = play("3 STEAL");
+        assert!(!s.is_legal(STEAL));
+    }
+
+    /// Two hand-checked boards, full but for the top of column 4, with player 0 to move at
+    /// turn 62: in one the last chip makes no line (draw), in the other it completes a diagonal.
+    #[test]
+    fn full_board_is_a_draw_and_a_last_cell_win_beats_it() {
+        let draw_rows = ["0001.1000", "000111001", "011000101", "101110111", "111001000", "110100011", "010110110"];
+        let s = Connect4::from_rows(&draw_rows, 62).unwrap();
+        assert!(!s.is_terminal());
+        let mut list = ActionList::new();
+        s.legal_actions(&mut list);
+        assert_eq!(list.as_slice(), &[4]);
+        let mut end = s.clone();
+        end.apply(4);
+        assert!(end.is_terminal());
+        assert_eq!(end.winner(), None);
+        assert_eq!(end.scores(), [5.0, 5.0]);
+        assert_eq!(end.utilities(), [0.0, 0.0]);
+
+        let win_rows = ["0110.0011", "110110010", "110011001", "100110111", "011100100", "000110010", "011001010"];
+        let mut s = Connect4::from_rows(&win_rows, 62).unwrap();
+        assert!(!s.is_terminal());
+        s.apply(4);
+        assert!(s.is_full());
+        assert_eq!(s.winner(), Some(0));
+        assert_eq!(s.scores(), [10.0, 0.0]);
+    }
+
+    #[test]
+    fn from_rows_round_trips_and_detects_steal() {
+        for moves in ["", "4", "4 STEAL", "4 STEAL 0 4 0", "0 1 2 3 4 5 6 7 8 0 1"] {
+            let s = play(moves);
+            let rows = s.rows();
+            let refs: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+            let back = Connect4::from_rows(&refs, s.turn()).unwrap();
+            assert_eq!(back, s, "moves {moves:?}");
+        }
+    }
+
+    #[test]
+    fn from_rows_rejects_impossible_boards() {
+        let empty = ["........."; 7];
+        assert!(Connect4::from_rows(&empty, 1).is_err());
+        let mut floating = empty;
+        floating[0] = "0........";
+        assert!(Connect4::from_rows(&floating, 1).is_err());
+        let mut bad_char = empty;
+        bad_char[6] = "x........";
+        assert!(Connect4::from_rows(&bad_char, 1).unwrap_err().0.contains("'x'"));
+        let mut one = empty;
+        one[6] = "1........";
+        assert!(Connect4::from_rows(&one, 1).is_err(), "player 1 cannot own the only chip at turn 1");
+        assert!(Connect4::from_rows(&one, 2).is_ok(), "after a steal it can");
+    }
+
+    #[test]
+    fn mirror_symmetry_commutes_with_play() {
+        let mut rng = Rng::new(5);
+        let mut list = ActionList::new();
+        for _ in 0..200 {
+            let mut s = Connect4::new();
+            while !s.is_terminal() {
+                s.legal_actions(&mut list);
+                let a = list[rng.below(list.len())];
+                let mut mirrored = s.symmetric(1);
+                mirrored.apply(Connect4::map_action(1, a));
+                s.apply(a);
+                assert_eq!(mirrored, s.symmetric(1));
+                assert_eq!(s.symmetric(1).symmetric(1), s);
+            }
+        }
+    }
+
+    #[test]
+    fn action_text_round_trip() {
+        for a in 0..Connect4::NUM_ACTIONS as Action {
+            assert_eq!(Connect4::parse_action(&Connect4::format_action(a)), Ok(a));
+        }
+        assert_eq!(Connect4::parse_action("steal"), Ok(STEAL));
+        assert_eq!(Connect4::parse_action("-2"), Ok(STEAL));
+        for bad in ["9", "-1", "", " 3", "3 ", "+3", "x", "10"] {
+            assert!(Connect4::parse_action(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Everything a contest submission needs, with no dependencies: game rules, generic MCTS,
+//! agents, time management and protocol loops. The exporter bundles these modules (one
+//! game's worth) into a single `.rs` file.
+
+pub mod agent;
+pub mod connect4;
+pub mod game;
+pub mod mcts;
+pub mod protocol;
+pub mod rng;
+pub mod time;

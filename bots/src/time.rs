@@ -1,0 +1,96 @@
+//! Time management: how long the bot may think on this move, from the contest's clock and a
+//! safety margin for slow or jittery judges.
+
+use std::time::{Duration, Instant};
+
+/// The contest's clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Clock {
+    /// A fixed limit per turn, larger on the player's first turn (CodinGame).
+    PerTurn { first: Duration, rest: Duration },
+    /// One budget for all the player's moves of a game (CodeCup).
+    PerGame { total: Duration },
+}
+
+/// How much of the clock to leave unused.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Safety {
+    /// Fraction of every budget kept back (the judge may be slower or busier than we are).
+    pub fraction: f64,
+    /// Fixed time kept back on every move (reading input, writing output, process wake-up).
+    pub fixed: Duration,
+}
+
+impl Safety {
+    pub fn new(fraction: f64, fixed_ms: u64) -> Self {
+        Safety { fraction: fraction.clamp(0.0, 0.95), fixed: Duration::from_millis(fixed_ms) }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    clock: Clock,
+    safety: Safety,
+    /// Our own thinking time so far (per-game clocks).
+    used: Duration,
+    moves_made: u32,
+}
+
+impl TimeManager {
+    pub fn new(clock: Clock, safety: Safety) -> Self {
+        TimeManager { clock, safety, used: Duration::ZERO, moves_made: 0 }
+    }
+
+    /// Time we may think on the coming move. `moves_left` estimates our own remaining moves
+    /// including this one (only per-game clocks use it).
+    pub fn budget(&self, moves_left: u32) -> Duration {
+        let keep = |limit: Duration| {
+            limit.mul_f64(1.0 - self.safety.fraction).saturating_sub(self.safety.fixed)
+        };
+        match self.clock {
+            Clock::PerTurn { first, rest } => keep(if self.moves_made == 0 { first } else { rest }),
+            Clock::PerGame { total } => keep(total).saturating_sub(self.used) / moves_left.max(1),
+        }
+    }
+
+    /// The deadline for a move whose input started arriving at `turn_start`.
+    pub fn deadline(&self, turn_start: Instant, moves_left: u32) -> Instant {
+        turn_start + self.budget(moves_left)
+    }
+
+    /// Records a finished move that started at `turn_start`.
+    pub fn finish_move(&mut self, turn_start: Instant) {
+        self.used += turn_start.elapsed();
+        self.moves_made += 1;
+    }
+
+    pub fn used(&self) -> Duration {
+        self.used
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_turn_budgets_keep_the_margin() {
+        let clock = Clock::PerTurn { first: Duration::from_millis(1000), rest: Duration::from_millis(100) };
+        let mut tm = TimeManager::new(clock, Safety::new(0.1, 15));
+        assert_eq!(tm.budget(30), Duration::from_millis(885));
+        tm.finish_move(Instant::now());
+        assert_eq!(tm.budget(30), Duration::from_millis(75));
+    }
+
+    #[test]
+    fn per_game_budget_spreads_what_is_left() {
+        let clock = Clock::PerGame { total: Duration::from_secs(10) };
+        let tm = TimeManager::new(clock, Safety::new(0.0, 0));
+        assert_eq!(tm.budget(10), Duration::from_secs(1));
+        let mut tm = tm;
+        tm.used = Duration::from_secs(8);
+        assert_eq!(tm.budget(4), Duration::from_millis(500));
+        tm.used = Duration::from_secs(11);
+        assert_eq!(tm.budget(4), Duration::ZERO, "over budget: think as little as possible");
+    }
+}
