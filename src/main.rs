@@ -1,1 +1,62 @@
-fn main(){}
+//! `cupzero`: train, play, judge and export contest bots.
+
+mod bench;
+mod judge;
+mod play;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cupzero", version, about = "AlphaZero-style self-play trainer and single-file bot factory for contest games")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play one game on the contest protocol (stdin/stdout), as a submission would.
+    Play(play::PlayArgs),
+    /// Play two programs against each other as the contest referee does, over many games.
+    Judge(judge::JudgeArgs),
+    /// Count positions N actions ahead (move generator check).
+    Perft(bench::PerftArgs),
+    /// Measure random playouts/s and the UCT bot's search speed.
+    Bench(bench::BenchArgs),
+}
+
+/// The games cupzero knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    /// Connect 4, CodinGame 7x9 with STEAL.
+    Connect4,
+}
+
+fn main() -> ExitCode {
+    // A bug must still end in one readable line, not a backtrace on the judge's stderr.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("cupzero: internal error: {msg}{place}");
+    }));
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => play::run(args),
+        Command::Judge(args) => judge::run(args),
+        Command::Perft(args) => bench::perft(args),
+        Command::Bench(args) => bench::bench(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cupzero: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

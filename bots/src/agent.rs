@@ -44,20 +44,43 @@ pub struct SearchAgent<G: Game, E: Evaluator<G>> {
     /// Playouts per decision when there is no deadline, or as a cap with one.
     pub playouts: Option<u64>,
     last: SearchStats,
+    /// Actions observed since the last search. The tree is re-rooted over all of them at once
+    /// when the next move starts: between moves the referee may already be timing us.
+    unplayed: Vec<Action>,
 }
 
 impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
     pub fn new(start: G, config: MctsConfig, evaluator: E, playouts: Option<u64>) -> Self {
-        SearchAgent { mcts: Mcts::new(start, config), evaluator, playouts, last: SearchStats::default() }
+        SearchAgent { mcts: Mcts::new(start, config), evaluator, playouts, last: SearchStats::default(), unplayed: Vec::new() }
     }
 
     pub fn mcts(&self) -> &Mcts<G> {
         &self.mcts
     }
+
+    /// Re-roots the tree over the actions observed since the last search.
+    fn catch_up(&mut self) {
+        if self.unplayed.is_empty() {
+            return;
+        }
+        let mut probe = self.mcts.root_state().clone();
+        let all_legal = self.unplayed.iter().all(|&a| {
+            let ok = !probe.is_terminal() && probe.is_legal(a);
+            if ok {
+                probe.apply(a);
+            }
+            ok
+        });
+        if all_legal {
+            self.mcts.advance_path(&self.unplayed);
+        }
+        self.unplayed.clear();
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
     fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
+        self.catch_up();
         if self.mcts.root_state().hash() != state.hash() {
             self.mcts.reset(state.clone());
         }
@@ -75,9 +98,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
     }
 
     fn observe(&mut self, action: Action) {
-        if self.mcts.root_state().is_legal(action) {
-            self.mcts.advance(action);
-        }
+        self.unplayed.push(action);
     }
 
     fn last_report(&self) -> String {
@@ -94,5 +115,17 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
             v[1],
             if self.mcts.root_proven().is_some() { " (proven)" } else { "" }
         )
+    }
+}
+
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
+    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
+        (**self).choose(state, deadline)
+    }
+    fn observe(&mut self, action: Action) {
+        (**self).observe(action)
+    }
+    fn last_report(&self) -> String {
+        (**self).last_report()
     }
 }

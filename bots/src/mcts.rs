@@ -208,16 +208,33 @@ impl<G: Game> Mcts<G> {
 
     /// Plays `action` at the root, keeping what was learnt about the position it leads to.
     pub fn advance(&mut self, action: Action) {
-        let child = self.root_edges().iter().find(|e| e.action == action).map(|e| e.child).unwrap_or(NO_CHILD);
+        self.advance_path(&[action]);
+    }
+
+    /// Plays several actions at the root and keeps the subtree they lead to. Re-rooting once
+    /// over several plies copies only the final subtree, which is much smaller than the
+    /// intermediate one (the bot's own move keeps most of the tree; the reply cuts it down).
+    pub fn advance_path(&mut self, actions: &[Action]) {
+        let mut node = 0u32;
         let mut next = self.root_state.clone();
-        next.apply(action);
-        if child == NO_CHILD {
-            self.reset(next);
-        } else {
-            self.compact_from(child);
-            self.root_state = next;
-            self.leaf_pending = false;
+        for (i, &action) in actions.iter().enumerate() {
+            let n = &self.nodes[node as usize];
+            let edges = &self.edges[n.first_edge as usize..(n.first_edge + n.num_edges) as usize];
+            node = edges.iter().find(|e| e.action == action).map_or(NO_CHILD, |e| e.child);
+            next.apply(action);
+            if node == NO_CHILD {
+                for &rest in &actions[i + 1..] {
+                    next.apply(rest);
+                }
+                self.reset(next);
+                return;
+            }
         }
+        if node != 0 {
+            self.compact_from(node);
+        }
+        self.root_state = next;
+        self.leaf_pending = false;
     }
 
     /// Rebuilds the arrays with `new_root` at index 0 and only its subtree.
@@ -674,6 +691,30 @@ mod tests {
             m.advance(a);
             assert_eq!(m.root_visits(), 0);
         }
+    }
+
+    #[test]
+    fn advancing_two_plies_at_once_equals_one_by_one() {
+        let mut a = Mcts::new(Connect4::new(), MctsConfig::uct());
+        a.search(&mut RolloutEvaluator::new(4), &SearchLimits::playouts(20_000));
+        let mut b = Mcts::new(Connect4::new(), MctsConfig::uct());
+        b.search(&mut RolloutEvaluator::new(4), &SearchLimits::playouts(20_000));
+        let own = a.best_action().unwrap();
+        a.advance(own);
+        let reply = a.best_action().unwrap();
+        a.advance(reply);
+        b.advance_path(&[own, reply]);
+        assert_eq!(a.tree_size(), b.tree_size());
+        assert_eq!(a.root_visits(), b.root_visits());
+        assert!(a.root_visits() > 0);
+        assert_eq!(a.root_state(), b.root_state());
+        // A path leaving the tree ends in a fresh tree at the right position: after 5 UCT
+        // playouts only the root's children exist, so two plies down is outside the tree.
+        let mut c = Mcts::new(Connect4::new(), MctsConfig::uct());
+        c.search(&mut RolloutEvaluator::new(4), &SearchLimits::playouts(5));
+        c.advance_path(&[0, 0, 0]);
+        assert_eq!(c.root_visits(), 0);
+        assert_eq!(c.root_state().turn(), 3);
     }
 
     #[test]

@@ -1,0 +1,275 @@
+//! The judge: plays external programs against each other through a game's real protocol, as
+//! the contest's referee would (exact inputs, time limits, faults scored as losses), over many
+//! games in parallel with seats swapped, and reports W/D/L, points and Elo.
+
+pub mod connect4;
+pub mod process;
+
+use crate::stats::MatchStats;
+use process::{Fault, FaultKind, PlayerCommand, PlayerProcess};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// One game's rules and protocol, referee side.
+pub trait Referee: Sync {
+    /// Plays one game; `players[s]` sits in seat `s` (seat 0 moves first). `seed` fixes any
+    /// random setup, `time_scale` multiplies every time limit.
+    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, time_scale: f64) -> RefereeResult;
+}
+
+/// What the referee reports about a finished game, by seat.
+#[derive(Clone, Debug)]
+pub struct RefereeResult {
+    pub actions: Vec<String>,
+    pub scores: [f32; 2],
+    /// How the game ended, in words.
+    pub end: String,
+    /// The seat that lost by a fault, and why.
+    pub fault: Option<(usize, Fault)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct JudgeConfig {
+    /// Player A then player B; they swap seats every game.
+    pub players: [PlayerCommand; 2],
+    pub games: usize,
+    pub parallel: usize,
+    pub time_scale: f64,
+    pub seed: u64,
+    /// JSONL file with one record per game.
+    pub records: Option<PathBuf>,
+    /// Directory for one transcript per game and seat.
+    pub transcripts: Option<PathBuf>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatFault {
+    /// `A` or `B`.
+    pub player: String,
+    pub seat: usize,
+    #[serde(flatten)]
+    pub fault: Fault,
+}
+
+/// One line of the records file.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    pub game: usize,
+    pub seed: u64,
+    /// Who sat in seat 0 and seat 1: `A` or `B`.
+    pub seats: [String; 2],
+    pub actions: Vec<String>,
+    /// Points by seat.
+    pub scores: [f32; 2],
+    /// Points of A and B.
+    pub points: [f32; 2],
+    pub end: String,
+    pub fault: Option<SeatFault>,
+    /// Slowest answer of each seat, in ms.
+    pub max_response_ms: [u64; 2],
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct JudgeSummary {
+    pub games: usize,
+    /// Player A's results (B's are the mirror image).
+    pub stats: MatchStats,
+    /// A's results when A sat in seat 0, and in seat 1.
+    pub by_seat: [MatchStats; 2],
+    pub total_points: [f64; 2],
+    /// Faults of A and B: timeouts, crashes, illegal moves, garbled output.
+    pub faults: [[u32; 4]; 2],
+    pub max_response_ms: [u64; 2],
+}
+
+impl JudgeSummary {
+    fn add(&mut self, record: &GameRecord, a_seat: usize) {
+        self.games += 1;
+        let [a, b] = record.points;
+        let score = if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 };
+        self.stats.add(score);
+        self.by_seat[a_seat].add(score);
+        self.total_points[0] += a as f64;
+        self.total_points[1] += b as f64;
+        if let Some(f) = &record.fault {
+            let who = if f.player == "A" { 0 } else { 1 };
+            let kind = match f.fault.kind {
+                FaultKind::Timeout => 0,
+                FaultKind::Crash => 1,
+                FaultKind::Illegal => 2,
+                FaultKind::Garbled => 3,
+            };
+            self.faults[who][kind] += 1;
+        }
+        for seat in 0..2 {
+            let who = if seat == a_seat { 0 } else { 1 };
+            self.max_response_ms[who] = self.max_response_ms[who].max(record.max_response_ms[seat]);
+        }
+    }
+
+    pub fn mean_points(&self) -> [f64; 2] {
+        let n = self.games.max(1) as f64;
+        [self.total_points[0] / n, self.total_points[1] / n]
+    }
+
+    pub fn fault_count(&self, player: usize) -> u32 {
+        self.faults[player].iter().sum()
+    }
+
+    /// The human-readable report.
+    pub fn report(&self, labels: [&str; 2]) -> String {
+        let faults = |p: usize| {
+            let f = self.faults[p];
+            format!("{} timeouts, {} crashes, {} illegal, {} garbled", f[0], f[1], f[2], f[3])
+        };
+        let mean = self.mean_points();
+        format!(
+            "games: {}\nA = {}\nB = {}\nA: {}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}\nfaults: A {}; B {}\nslowest answer: A {} ms, B {} ms",
+            self.games,
+            labels[0],
+            labels[1],
+            self.stats.describe(),
+            self.by_seat[0].describe(),
+            self.by_seat[1].describe(),
+            mean[0],
+            mean[1],
+            faults(0),
+            faults(1),
+            self.max_response_ms[0],
+            self.max_response_ms[1],
+        )
+    }
+}
+
+/// Writes `contents` to `path` through a temporary file and a rename, so readers never see
+/// a half-written file.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let tmp = temp_path(path);
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path)
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum JudgeError {
+    #[error("{0}")]
+    Spawn(String),
+    #[error("cannot write {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+/// Plays the match. `on_game` sees every finished game (in completion order) and the running
+/// summary, for progress display.
+pub fn run_judge(
+    referee: &dyn Referee,
+    config: &JudgeConfig,
+    on_game: &mut dyn FnMut(&GameRecord, &JudgeSummary),
+) -> Result<JudgeSummary, JudgeError> {
+    let io_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| JudgeError::Io { path, source }
+    };
+    if let Some(dir) = &config.transcripts {
+        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    }
+    let mut records_file = match &config.records {
+        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(temp_path(path)).map_err(io_err(path))?)),
+        None => None,
+    };
+    let next_game = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<(GameRecord, usize), JudgeError>>();
+    let mut summary = JudgeSummary::default();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..config.parallel.max(1).min(config.games.max(1)) {
+            let tx = tx.clone();
+            let next_game = &next_game;
+            scope.spawn(move || loop {
+                let game = next_game.fetch_add(1, Ordering::Relaxed);
+                if game >= config.games {
+                    break;
+                }
+                let result = play_one(referee, config, game);
+                let stop = result.is_err();
+                if tx.send(result).is_err() || stop {
+                    // Stop the other workers too.
+                    next_game.store(config.games, Ordering::Relaxed);
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            match result {
+                Ok((record, a_seat)) => {
+                    summary.add(&record, a_seat);
+                    if let (Some(file), Some(path)) = (&mut records_file, &config.records) {
+                        let line = serde_json::to_string(&record).expect("records serialise");
+                        if let Err(e) = writeln!(file, "{line}") {
+                            failure.get_or_insert(JudgeError::Io { path: path.clone(), source: e });
+                        }
+                    }
+                    on_game(&record, &summary);
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let (Some(file), Some(path)) = (records_file, &config.records) {
+        let file = file.into_inner().map_err(|e| JudgeError::Io { path: path.clone(), source: e.into_error() })?;
+        file.sync_all().map_err(io_err(path))?;
+        std::fs::rename(temp_path(path), path).map_err(io_err(path))?;
+    }
+    Ok(summary)
+}
+
+fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<(GameRecord, usize), JudgeError> {
+    // A sits in seat 0 in even games and seat 1 in odd games.
+    let a_seat = game % 2;
+    let seat_of = |seat: usize| if seat == a_seat { 0 } else { 1 };
+    let record_transcript = config.transcripts.is_some();
+    let spawn = |seat: usize| PlayerProcess::spawn(&config.players[seat_of(seat)], record_transcript).map_err(JudgeError::Spawn);
+    let mut players = [spawn(0)?, spawn(1)?];
+    let seed = config.seed.wrapping_add(game as u64);
+    let result = referee.play(&mut players, seed, config.time_scale);
+    let names = |seat: usize| if seat_of(seat) == 0 { "A".to_string() } else { "B".to_string() };
+    let record = GameRecord {
+        game,
+        seed,
+        seats: [names(0), names(1)],
+        actions: result.actions,
+        scores: result.scores,
+        points: [result.scores[a_seat], result.scores[1 - a_seat]],
+        end: result.end,
+        fault: result.fault.map(|(seat, fault)| SeatFault { player: names(seat), seat, fault }),
+        max_response_ms: [players[0].max_response.as_millis() as u64, players[1].max_response.as_millis() as u64],
+    };
+    if let Some(dir) = &config.transcripts {
+        for (seat, player) in players.iter_mut().enumerate() {
+            let path = dir.join(format!("game{game:04}-seat{seat}.txt"));
+            let mut text = player.take_transcript().join("\n");
+            text.push('\n');
+            write_atomically(&path, text.as_bytes()).map_err(|source| JudgeError::Io { path, source })?;
+        }
+    }
+    Ok((record, a_seat))
+}
+
+/// Scales a limit given in milliseconds.
+pub fn scaled(ms: u64, time_scale: f64) -> Duration {
+    Duration::from_secs_f64(ms as f64 / 1000.0 * time_scale)
+}

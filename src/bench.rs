@@ -1,0 +1,89 @@
+//! `cupzero perft` and `cupzero bench`: move generator counts and raw speed.
+
+use crate::GameName;
+use anyhow::{bail, Result};
+use bots::connect4::Connect4;
+use bots::game::{apply_texts, perft as count, ActionList, Game};
+use bots::mcts::{Mcts, MctsConfig, RolloutEvaluator, SearchLimits};
+use bots::rng::Rng;
+use clap::Args;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    pub game: GameName,
+    /// Count up to this depth.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Actions to play from the start first, in the game's notation, separated by spaces.
+    #[arg(long, default_value = "")]
+    pub moves: String,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    pub game: GameName,
+    /// Seconds per measurement.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+}
+
+pub fn perft(args: PerftArgs) -> Result<()> {
+    match args.game {
+        GameName::Connect4 => perft_game::<Connect4>(&args),
+    }
+}
+
+fn perft_game<G: Game>(args: &PerftArgs) -> Result<()> {
+    let mut state = G::new_game(&mut Rng::new(0));
+    let moves: Vec<&str> = args.moves.split_whitespace().collect();
+    apply_texts(&mut state, &moves).map_err(anyhow::Error::msg)?;
+    for depth in 1..=args.depth {
+        let start = Instant::now();
+        let n = count(&state, depth);
+        let secs = start.elapsed().as_secs_f64();
+        println!("perft {depth} {n}  ({:.3} s, {:.1} M/s)", secs, n as f64 / secs.max(1e-9) / 1e6);
+    }
+    Ok(())
+}
+
+pub fn bench(args: BenchArgs) -> Result<()> {
+    if !(args.seconds > 0.0 && args.seconds < 3600.0) {
+        bail!("--seconds must be in (0, 3600), got {}", args.seconds);
+    }
+    match args.game {
+        GameName::Connect4 => bench_game::<Connect4>(Duration::from_secs_f64(args.seconds)),
+    }
+    Ok(())
+}
+
+fn bench_game<G: Game>(period: Duration) {
+    let mut rng = Rng::new(1);
+    let start_state = G::new_game(&mut rng);
+    let start = Instant::now();
+    let (mut games, mut actions) = (0u64, 0u64);
+    let mut list = ActionList::new();
+    while start.elapsed() < period {
+        let mut state = start_state.clone();
+        while !state.is_terminal() {
+            state.legal_actions(&mut list);
+            state.apply(list[rng.below(list.len())]);
+            actions += 1;
+        }
+        games += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("{}: random playouts from the start: {:.0}/s ({:.1} actions each)", G::NAME, games as f64 / secs, actions as f64 / games as f64);
+
+    let mut mcts = Mcts::new(start_state, MctsConfig::uct());
+    let stats = mcts.search(&mut RolloutEvaluator::new(2), &SearchLimits::until(Instant::now() + period));
+    let secs = stats.elapsed.as_secs_f64();
+    println!(
+        "{}: UCT search from the start: {:.0} playouts/s, {:.0} tree nodes/s ({} nodes in {:.1} s, one thread)",
+        G::NAME,
+        stats.playouts as f64 / secs,
+        stats.tree_nodes as f64 / secs,
+        stats.tree_nodes,
+        secs
+    );
+}

@@ -1,0 +1,123 @@
+//! `cupzero judge`: external programs (or the built-in bots) through the real protocol.
+
+use crate::GameName;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use selfplay::judge::process::PlayerCommand;
+use selfplay::judge::{self, connect4::Connect4Referee, JudgeConfig, Referee};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct JudgeArgs {
+    pub game: GameName,
+    /// Player A: a shell command, or a built-in bot: `uct`, `random`.
+    #[arg(long, default_value = "uct")]
+    pub p0: String,
+    /// Player B: a shell command, or a built-in bot: `uct`, `random`.
+    #[arg(long, default_value = "random")]
+    pub p1: String,
+    /// Number of games; A and B swap seats every game.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Games played at the same time (default: the number of cores).
+    #[arg(long)]
+    pub parallel: Option<usize>,
+    /// Multiply every time limit (2.0 = twice as long, for a slower machine).
+    #[arg(long, default_value_t = 1.0)]
+    pub time_scale: f64,
+    /// Seed of the first game (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write one JSON line per game here (default: runs/judge-<game>-<time>.jsonl).
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Write what each seat read and wrote, one file per game and seat, into this directory.
+    #[arg(long)]
+    pub transcripts: Option<PathBuf>,
+    /// Print a line per finished game.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// A built-in bot runs as this very executable, so it goes through the protocol like any program.
+fn player_command(spec: &str, game: GameName, time_scale: f64) -> Result<PlayerCommand> {
+    let spec = spec.trim();
+    if spec.is_empty() {
+        bail!("a player command is empty");
+    }
+    let engine = match spec {
+        "uct" | "random" => spec,
+        _ => return Ok(PlayerCommand::shell(spec)),
+    };
+    let exe = std::env::current_exe().context("cannot find the cupzero executable for a built-in player")?;
+    let game_name = clap::ValueEnum::to_possible_value(&game).expect("named game").get_name().to_string();
+    Ok(PlayerCommand {
+        label: engine.to_string(),
+        program: exe.to_string_lossy().into_owned(),
+        args: vec![
+            "play".into(),
+            game_name,
+            "--engine".into(),
+            engine.into(),
+            "--quiet".into(),
+            "--time-scale".into(),
+            time_scale.to_string(),
+        ],
+    })
+}
+
+pub fn run(args: JudgeArgs) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
+        bail!("--time-scale must be a positive number, got {}", args.time_scale);
+    }
+    let parallel = args.parallel.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if parallel == 0 {
+        bail!("--parallel must be at least 1");
+    }
+    let records = match args.records {
+        Some(path) => path,
+        None => {
+            std::fs::create_dir_all("runs").context("cannot create runs/")?;
+            let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+            PathBuf::from(format!("runs/judge-{:?}-{stamp}.jsonl", args.game).to_lowercase())
+        }
+    };
+    let config = JudgeConfig {
+        players: [player_command(&args.p0, args.game, args.time_scale)?, player_command(&args.p1, args.game, args.time_scale)?],
+        games: args.games,
+        parallel,
+        time_scale: args.time_scale,
+        seed: args.seed,
+        records: Some(records.clone()),
+        transcripts: args.transcripts,
+    };
+    let referee: &dyn Referee = match args.game {
+        GameName::Connect4 => &Connect4Referee,
+    };
+    let verbose = args.verbose;
+    let total = config.games;
+    let mut progress = |record: &judge::GameRecord, summary: &judge::JudgeSummary| {
+        if verbose {
+            let fault = record.fault.as_ref().map(|f| format!(" ({} {:?}: {})", f.player, f.fault.kind, f.fault.detail)).unwrap_or_default();
+            eprintln!(
+                "game {:>4}: seats {}/{}, points A {} B {}, {}{fault}",
+                record.game, record.seats[0], record.seats[1], record.points[0], record.points[1], record.end
+            );
+        } else {
+            let s = summary.stats;
+            eprint!("\r{}/{total} games, A {}-{}-{} (W-D-L)   ", summary.games, s.wins, s.draws, s.losses);
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let summary = judge::run_judge(referee, &config, &mut progress)?;
+    if !verbose {
+        eprintln!();
+    }
+    println!("{}", summary.report([&config.players[0].label, &config.players[1].label]));
+    println!("records: {}", records.display());
+    Ok(())
+}
