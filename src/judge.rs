@@ -20,7 +20,9 @@ pub struct JudgeArgs {
     /// Number of games; A and B swap seats every game.
     #[arg(long, default_value_t = 200)]
     pub games: usize,
-    /// Games played at the same time (default: the number of cores).
+    /// Games played at the same time (default: half the cores, at least 1). Every game needs a
+    /// core for the thinking player and room for the other player and the judge: a busier
+    /// machine delays answers and turns close calls into timeouts.
     #[arg(long)]
     pub parallel: Option<usize>,
     /// Multiply every time limit (2.0 = twice as long, for a slower machine).
@@ -51,13 +53,12 @@ fn player_command(spec: &str, game: GameName, time_scale: f64) -> Result<PlayerC
         _ => return Ok(PlayerCommand::shell(spec)),
     };
     let exe = std::env::current_exe().context("cannot find the cupzero executable for a built-in player")?;
-    let game_name = clap::ValueEnum::to_possible_value(&game).expect("named game").get_name().to_string();
     Ok(PlayerCommand {
         label: engine.to_string(),
         program: exe.to_string_lossy().into_owned(),
         args: vec![
             "play".into(),
-            game_name,
+            crate::game_id(game).into(),
             "--engine".into(),
             engine.into(),
             "--quiet".into(),
@@ -74,7 +75,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
     if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
         bail!("--time-scale must be a positive number, got {}", args.time_scale);
     }
-    let parallel = args.parallel.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let parallel = args.parallel.unwrap_or_else(|| (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).max(1));
     if parallel == 0 {
         bail!("--parallel must be at least 1");
     }
@@ -83,7 +84,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         None => {
             std::fs::create_dir_all("runs").context("cannot create runs/")?;
             let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            PathBuf::from(format!("runs/judge-{:?}-{stamp}.jsonl", args.game).to_lowercase())
+            PathBuf::from(format!("runs/judge-{}-{stamp}.jsonl", crate::game_id(args.game)))
         }
     };
     let config = JudgeConfig {

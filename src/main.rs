@@ -1,8 +1,10 @@
 //! `cupzero`: train, play, judge and export contest bots.
 
+mod arena;
 mod bench;
 mod judge;
 mod play;
+mod train;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -20,6 +22,12 @@ enum Command {
     Play(play::PlayArgs),
     /// Play two programs against each other as the contest referee does, over many games.
     Judge(judge::JudgeArgs),
+    /// Train a policy/value net by self-play (resumes an existing run directory).
+    Train(train::TrainArgs),
+    /// Print the default training configuration (TOML) with every key.
+    TrainConfig(train::TrainConfigArgs),
+    /// Play checkpoints and baselines against each other in-process.
+    Arena(arena::ArenaArgs),
     /// Count positions N actions ahead (move generator check).
     Perft(bench::PerftArgs),
     /// Measure random playouts/s and the UCT bot's search speed.
@@ -31,6 +39,13 @@ enum Command {
 pub enum GameName {
     /// Connect 4, CodinGame 7x9 with STEAL.
     Connect4,
+}
+
+/// The game's id as used in file and directory names.
+pub fn game_id(game: GameName) -> &'static str {
+    match game {
+        GameName::Connect4 => <bots::connect4::Connect4 as bots::game::Game>::NAME,
+    }
 }
 
 fn main() -> ExitCode {
@@ -49,6 +64,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(args) => play::run(args),
         Command::Judge(args) => judge::run(args),
+        Command::Train(args) => train::run(args),
+        Command::TrainConfig(args) => train::print_default_config(args),
+        Command::Arena(args) => arena::run(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),
     };

@@ -16,6 +16,10 @@ pub trait Agent<G: Game> {
     fn last_report(&self) -> String {
         String::new()
     }
+    /// Playouts spent on the last decision, for agents that search.
+    fn last_playouts(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Uniformly random legal actions.
@@ -101,6 +105,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
         self.unplayed.push(action);
     }
 
+    fn last_playouts(&self) -> Option<u64> {
+        Some(self.last.playouts)
+    }
+
     fn last_report(&self) -> String {
         let v = self.mcts.root_value();
         let secs = self.last.elapsed.as_secs_f64().max(1e-9);
@@ -127,5 +135,8 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn last_report(&self) -> String {
         (**self).last_report()
+    }
+    fn last_playouts(&self) -> Option<u64> {
+        (**self).last_playouts()
     }
 }

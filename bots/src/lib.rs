@@ -4,8 +4,11 @@
 
 pub mod agent;
 pub mod connect4;
+pub mod encode;
 pub mod game;
 pub mod mcts;
+pub mod net_eval;
+pub mod nn;
 pub mod protocol;
 pub mod rng;
 pub mod time;

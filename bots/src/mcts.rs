@@ -366,6 +366,13 @@ impl<G: Game> Mcts<G> {
     /// evaluation (answer with [`Mcts::expand_leaf`]); returns `None` when the playout ended on
     /// a terminal or proven node, which has already been backed up.
     pub fn select_leaf(&mut self) -> Option<(&G, &[Action])> {
+        self.select_leaf_via(None)
+    }
+
+    /// Like [`Mcts::select_leaf`], but the first step goes to the root's `root_child`-th action
+    /// (in [`Mcts::root_children`] order) whatever the selection rule says: root-level schedules
+    /// such as Gumbel sequential halving decide which root action each playout explores.
+    pub fn select_leaf_via(&mut self, root_child: Option<usize>) -> Option<(&G, &[Action])> {
         assert!(!self.leaf_pending, "select_leaf called twice without expand_leaf");
         assert!(!self.root_state.is_terminal(), "search from a terminal position");
         self.path.clear();
@@ -390,7 +397,13 @@ impl<G: Game> Mcts<G> {
                 self.leaf_pending = true;
                 return Some((&self.leaf_state, self.leaf_legal.as_slice()));
             }
-            let e = self.select_edge(node as usize);
+            let e = match root_child {
+                Some(k) if node == 0 => {
+                    assert!(k < self.nodes[0].num_edges as usize, "root child {k} out of range");
+                    self.nodes[0].first_edge as usize + k
+                }
+                _ => self.select_edge(node as usize),
+            };
             let action = self.edges[e].action;
             self.leaf_state.apply(action);
             if self.edges[e].child == NO_CHILD {
@@ -399,6 +412,11 @@ impl<G: Game> Mcts<G> {
             }
             node = self.edges[e].child;
         }
+    }
+
+    /// The leaf waiting for [`Mcts::expand_leaf`], if any, and whether it is the root.
+    pub fn pending_leaf(&self) -> Option<(&G, &[Action], bool)> {
+        self.leaf_pending.then(|| (&self.leaf_state, self.leaf_legal.as_slice(), self.path.len() == 1))
     }
 
     /// Completes the playout started by [`Mcts::select_leaf`]: `priors[i]` weighs the i-th

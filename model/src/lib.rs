@@ -1,1 +1,335 @@
-pub fn placeholder(){}
+//! All Burn code of cupzero: the policy/value MLP, its training step, checkpoints, and the
+//! conversion to the compact weights that `bots` reads. Self-play never runs Burn: it runs the
+//! `bots` forward pass on exported weights, the same one the submitted bot runs.
+
+use burn::config::Config;
+use burn::module::Module;
+use burn::nn::{Linear, LinearConfig};
+use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::{log_softmax, relu, tanh};
+use burn::tensor::{Device, Tensor, TensorData};
+use bots::nn::{Dense, Mlp, VALUE_OUTPUTS};
+use std::path::Path;
+
+/// Shape of the net; saved beside every checkpoint.
+#[derive(Config, Debug, PartialEq)]
+pub struct NetConfig {
+    pub num_features: usize,
+    pub num_actions: usize,
+    /// Widths of the hidden layers (ReLU).
+    pub hidden: Vec<usize>,
+}
+
+/// Optimiser settings.
+#[derive(Config, Debug, PartialEq)]
+pub struct OptimConfig {
+    #[config(default = 1e-3)]
+    pub learning_rate: f64,
+    /// Linear warm-up over this many steps.
+    #[config(default = 200)]
+    pub warmup_steps: u64,
+    /// The learning rate is multiplied by `decay_factor` every `decay_every` steps (0 = never).
+    #[config(default = 0)]
+    pub decay_every: u64,
+    #[config(default = 0.5)]
+    pub decay_factor: f64,
+    /// Decoupled (AdamW) weight decay.
+    #[config(default = 1e-4)]
+    pub weight_decay: f32,
+    /// Weight of the value loss against the policy loss.
+    #[config(default = 1.0)]
+    pub value_loss_weight: f32,
+}
+
+impl OptimConfig {
+    pub fn learning_rate_at(&self, step: u64) -> f64 {
+        let warm = ((step + 1) as f64 / self.warmup_steps.max(1) as f64).min(1.0);
+        let decays = if self.decay_every == 0 { 0 } else { step / self.decay_every };
+        self.learning_rate * warm * self.decay_factor.powi(decays as i32)
+    }
+}
+
+#[derive(Module, Debug)]
+pub struct PolicyValueNet {
+    hidden: Vec<Linear>,
+    policy: Linear,
+    value: Linear,
+}
+
+impl PolicyValueNet {
+    pub fn new(config: &NetConfig, device: &Device) -> Self {
+        let mut width = config.num_features;
+        let mut hidden = Vec::new();
+        for &w in &config.hidden {
+            hidden.push(LinearConfig::new(width, w).init(device));
+            width = w;
+        }
+        PolicyValueNet {
+            hidden,
+            policy: LinearConfig::new(width, config.num_actions).init(device),
+            value: LinearConfig::new(width, VALUE_OUTPUTS).init(device),
+        }
+    }
+
+    /// `[batch, features]` -> (policy logits `[batch, actions]`, values `[batch, 2]` in [-1, 1]).
+    pub fn forward(&self, x: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
+        let mut h = x;
+        for layer in &self.hidden {
+            h = relu(layer.forward(h));
+        }
+        (self.policy.forward(h.clone()), tanh(self.value.forward(h)))
+    }
+
+    /// The same weights in the `bots` format (f32), for self-play and export.
+    pub fn to_mlp(&self, game: &str) -> Mlp {
+        let dense = |l: &Linear| {
+            let [inputs, outputs] = l.weight.val().dims();
+            let weights = l.weight.val().into_data().try_to_vec::<f32>().expect("f32 weights");
+            let bias = match &l.bias {
+                Some(b) => b.val().into_data().try_to_vec::<f32>().expect("f32 bias"),
+                None => vec![0.0; outputs],
+            };
+            // Burn's Linear weight is [inputs, outputs]: already the input-major layout.
+            Dense { inputs, outputs, weights, bias }
+        };
+        Mlp { game: game.to_string(), hidden: self.hidden.iter().map(dense).collect(), policy: dense(&self.policy), value: dense(&self.value) }
+    }
+}
+
+/// A batch of training samples, row-major.
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    pub rows: usize,
+    /// `[rows, features]`
+    pub features: Vec<f32>,
+    /// Search policy targets `[rows, actions]`, zero on illegal actions.
+    pub policy: Vec<f32>,
+    /// 1 on legal actions, 0 elsewhere `[rows, actions]`.
+    pub legal: Vec<f32>,
+    /// Value targets `[rows, 2]`: the mover's utility, then the other player's.
+    pub value: Vec<f32>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Losses {
+    pub policy: f32,
+    pub value: f32,
+}
+
+/// A net with its optimiser, trained one batch at a time.
+pub struct Trainer {
+    net: PolicyValueNet,
+    optim: ModuleOptimizer,
+    pub net_config: NetConfig,
+    pub optim_config: OptimConfig,
+    /// Optimiser steps taken so far.
+    pub step: u64,
+    device: Device,
+}
+
+#[derive(Debug)]
+pub struct CheckpointError(pub String);
+
+impl std::fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+const MODEL_FILE: &str = "model.bpk";
+const OPTIM_FILE: &str = "optimizer.bpk";
+const NET_CONFIG_FILE: &str = "net.json";
+const OPTIM_CONFIG_FILE: &str = "optim.json";
+
+impl Trainer {
+    pub fn new(net_config: NetConfig, optim_config: OptimConfig, seed: u64) -> Self {
+        let device = Device::flex().autodiff();
+        device.seed(seed);
+        let net = PolicyValueNet::new(&net_config, &device);
+        let optim = Self::optimizer(&optim_config);
+        Trainer { net, optim, net_config, optim_config, step: 0, device }
+    }
+
+    fn optimizer(config: &OptimConfig) -> ModuleOptimizer {
+        AdamWConfig::new().with_weight_decay(config.weight_decay).init()
+    }
+
+    fn tensor(&self, data: &[f32], rows: usize, cols: usize) -> Tensor<2> {
+        Tensor::from_data(TensorData::new(data.to_vec(), [rows, cols]), &self.device)
+    }
+
+    /// Masked policy cross-entropy against the search policy, plus mean squared value error.
+    pub fn train_step(&mut self, batch: &Batch) -> Losses {
+        let (n, f, a) = (batch.rows, self.net_config.num_features, self.net_config.num_actions);
+        let x = self.tensor(&batch.features, n, f);
+        let target_policy = self.tensor(&batch.policy, n, a);
+        let legal = self.tensor(&batch.legal, n, a);
+        let target_value = self.tensor(&batch.value, n, VALUE_OUTPUTS);
+        let (logits, value) = self.net.forward(x);
+        // Illegal actions get a large negative logit: they take no probability and no gradient.
+        let masked = logits + (legal - 1.0) * 1e4;
+        let policy_loss = (target_policy * log_softmax(masked, 1)).sum_dim(1).mean().neg();
+        let value_loss = (value - target_value).powi_scalar(2).mean();
+        let loss = policy_loss.clone() + value_loss.clone() * self.optim_config.value_loss_weight;
+        let grads = GradientsParams::from_grads(loss.backward(), &self.net);
+        let lr = self.optim_config.learning_rate_at(self.step);
+        self.net = self.optim.step(lr, self.net.clone(), grads);
+        self.step += 1;
+        Losses { policy: scalar(policy_loss), value: scalar(value_loss) }
+    }
+
+    /// Burn's own forward pass, without gradients (for checks against the std-only one).
+    pub fn predict(&self, features: &[f32], rows: usize) -> (Vec<f32>, Vec<f32>) {
+        let net = self.net.valid();
+        let device = Device::flex();
+        let x = Tensor::from_data(TensorData::new(features.to_vec(), [rows, self.net_config.num_features]), &device);
+        let (logits, value) = net.forward(x);
+        (logits.into_data().try_to_vec::<f32>().unwrap(), value.into_data().try_to_vec::<f32>().unwrap())
+    }
+
+    pub fn to_mlp(&self, game: &str) -> Mlp {
+        self.net.valid().to_mlp(game)
+    }
+
+    /// Saves net, optimiser state and configs into `dir` (each file through a temp file and
+    /// a rename). The step counter is the caller's to save.
+    pub fn save(&self, dir: &Path) -> Result<(), CheckpointError> {
+        let err = |what: &str, e: &dyn std::fmt::Display| CheckpointError(format!("cannot save {what} in {}: {e}", dir.display()));
+        std::fs::create_dir_all(dir).map_err(|e| err("the checkpoint", &e))?;
+        let tmp_model = dir.join(format!("{MODEL_FILE}.tmp"));
+        self.net.clone().into_record().save(&tmp_model).map_err(|e| err("the model", &e))?;
+        let tmp_optim = dir.join(format!("{OPTIM_FILE}.tmp"));
+        self.optim.save(&tmp_optim).map_err(|e| err("the optimiser", &e))?;
+        for (name, text) in [(NET_CONFIG_FILE, json(&self.net_config)), (OPTIM_CONFIG_FILE, json(&self.optim_config))] {
+            write_atomically(&dir.join(name), text.as_bytes()).map_err(|e| err(name, &e))?;
+        }
+        std::fs::rename(&tmp_model, dir.join(MODEL_FILE)).map_err(|e| err("the model", &e))?;
+        std::fs::rename(&tmp_optim, dir.join(OPTIM_FILE)).map_err(|e| err("the optimiser", &e))?;
+        Ok(())
+    }
+
+    /// Loads what [`Trainer::save`] wrote; the optimiser settings may be new ones.
+    pub fn load(dir: &Path, optim_config: OptimConfig, step: u64) -> Result<Self, CheckpointError> {
+        let err = |what: &str, e: &dyn std::fmt::Display| CheckpointError(format!("cannot load {what} from {}: {e}", dir.display()));
+        let text = std::fs::read_to_string(dir.join(NET_CONFIG_FILE)).map_err(|e| err(NET_CONFIG_FILE, &e))?;
+        let net_config: NetConfig = serde_json::from_str(&text).map_err(|e| err(NET_CONFIG_FILE, &e))?;
+        let device = Device::flex().autodiff();
+        let record = burn::store::ModuleRecord::load(dir.join(MODEL_FILE)).map_err(|e| err("the model", &e))?;
+        let net = PolicyValueNet::new(&net_config, &device).try_load_record(record).map_err(|e| err("the model", &e))?;
+        let optim = Self::optimizer(&optim_config).load(dir.join(OPTIM_FILE)).map_err(|e| err("the optimiser", &e))?;
+        Ok(Trainer { net, optim, net_config, optim_config, step, device })
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value).expect("configs serialise")
+}
+
+fn scalar(t: Tensor<1>) -> f32 {
+    t.into_data().try_to_vec::<f32>().map(|v| v[0]).unwrap_or(f32::NAN)
+}
+
+/// Writes a file through a temporary file and a rename.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bots::nn::Scratch;
+    use bots::rng::Rng;
+
+    fn config() -> NetConfig {
+        NetConfig::new(12, 5, vec![16, 8])
+    }
+
+    fn toy_batch(rng: &mut Rng, rows: usize) -> Batch {
+        // Target: the action equal to the index of the first set feature (mod 5), value = +-0.5.
+        let mut b = Batch { rows, ..Default::default() };
+        for _ in 0..rows {
+            let hot = rng.below(12);
+            let mut f = vec![0.0; 12];
+            f[hot] = 1.0;
+            f[(hot + 5) % 12] = 1.0;
+            b.features.extend(f);
+            let mut p = vec![0.0; 5];
+            p[hot % 5] = 1.0;
+            b.policy.extend(p);
+            b.legal.extend([1.0; 5]);
+            let v = if hot % 2 == 0 { 0.5 } else { -0.5 };
+            b.value.extend([v, -v]);
+        }
+        b
+    }
+
+    #[test]
+    fn burn_and_std_forward_passes_agree() {
+        let trainer = Trainer::new(config(), OptimConfig::new(), 3);
+        let mlp = trainer.to_mlp("toy");
+        let mut rng = Rng::new(5);
+        let rows = 64;
+        let features: Vec<f32> = (0..rows * 12).map(|_| if rng.below(3) == 0 { 1.0 } else { rng.unit_f32() - 0.5 }).collect();
+        let (logits, values) = trainer.predict(&features, rows);
+        let mut max_diff = 0.0f32;
+        let mut scratch = Scratch::default();
+        let mut out = vec![0.0; 5];
+        for r in 0..rows {
+            let v = mlp.forward(&features[r * 12..(r + 1) * 12], &mut scratch, &mut out);
+            for k in 0..5 {
+                max_diff = max_diff.max((out[k] - logits[r * 5 + k]).abs());
+            }
+            for k in 0..2 {
+                max_diff = max_diff.max((v[k] - values[r * 2 + k]).abs());
+            }
+        }
+        assert!(max_diff <= 1e-4, "max abs diff {max_diff}");
+    }
+
+    #[test]
+    fn training_lowers_both_losses() {
+        let mut trainer = Trainer::new(config(), OptimConfig { warmup_steps: 1, ..OptimConfig::new() }, 1);
+        let mut rng = Rng::new(2);
+        let first = trainer.train_step(&toy_batch(&mut rng, 128));
+        let mut last = first;
+        for _ in 0..800 {
+            last = trainer.train_step(&toy_batch(&mut rng, 128));
+        }
+        assert!(last.policy < 0.5 * first.policy, "policy {first:?} -> {last:?}");
+        assert!(last.value < 0.5 * first.value, "value {first:?} -> {last:?}");
+    }
+
+    #[test]
+    fn checkpoint_round_trip_keeps_weights_and_optimiser() {
+        let dir = std::env::temp_dir().join(format!("cupzero-model-ckpt-{}", std::process::id()));
+        let mut rng = Rng::new(9);
+        let mut a = Trainer::new(config(), OptimConfig::new(), 4);
+        for _ in 0..5 {
+            a.train_step(&toy_batch(&mut rng, 32));
+        }
+        a.save(&dir).unwrap();
+        let mut b = Trainer::load(&dir, OptimConfig::new(), a.step).unwrap();
+        assert_eq!(a.to_mlp("t"), b.to_mlp("t"));
+        // Same next step from the same state: Adam moments came back too.
+        let batch = toy_batch(&mut rng, 32);
+        a.train_step(&batch);
+        b.train_step(&batch);
+        let (wa, wb) = (a.to_mlp("t"), b.to_mlp("t"));
+        let diff = wa.hidden[0].weights.iter().zip(&wb.hidden[0].weights).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+        assert!(diff < 1e-6, "resumed step differs by {diff}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn learning_rate_schedule() {
+        let c = OptimConfig { learning_rate: 1e-3, warmup_steps: 10, decay_every: 100, decay_factor: 0.5, ..OptimConfig::new() };
+        assert!((c.learning_rate_at(0) - 1e-4).abs() < 1e-12);
+        assert!((c.learning_rate_at(50) - 1e-3).abs() < 1e-12);
+        assert!((c.learning_rate_at(150) - 5e-4).abs() < 1e-12);
+    }
+}

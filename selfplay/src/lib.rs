@@ -1,5 +1,13 @@
-//! Everything that plays many games: the judge (external programs through the real protocol),
-//! and later self-play workers, the replay buffer, the training loop and the arena.
+//! Everything that plays many games: self-play workers, the replay buffer, the training loop,
+//! the in-process arena and the judge of external programs.
 
+pub mod arena;
+pub mod config;
+pub mod gumbel;
 pub mod judge;
+pub mod parallel;
+pub mod plot;
+pub mod replay;
 pub mod stats;
+pub mod train;
+pub mod worker;

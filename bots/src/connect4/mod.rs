@@ -6,6 +6,7 @@
 
 pub mod protocol;
 
+use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
 use crate::rng::{splitmix64, Rng};
 
@@ -342,6 +343,27 @@ impl Game for Connect4 {
     }
 }
 
+/// Features, from the player to move: its chips (63), the opponent's chips (63), whether STEAL
+/// is available, whether the mover is player 0 (who moves first has the edge).
+impl Encode for Connect4 {
+    const NUM_FEATURES: usize = 2 * CELLS + 2;
+
+    fn encode(&self, out: &mut [f32]) {
+        let me = self.to_move();
+        for (plane, player) in [me, 1 - me].into_iter().enumerate() {
+            let mut bb = self.chips[player];
+            while bb != 0 {
+                let index = bb.trailing_zeros() as usize;
+                let (col, row) = (index / COL_BITS, index % COL_BITS);
+                out[plane * CELLS + row * COLS + col] = 1.0;
+                bb &= bb - 1;
+            }
+        }
+        out[2 * CELLS] = (self.turn == 1) as u8 as f32;
+        out[2 * CELLS + 1] = (me == 0) as u8 as f32;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -500,6 +522,21 @@ mod tests {
                 assert_eq!(s.symmetric(1).symmetric(1), s);
             }
         }
+    }
+
+    #[test]
+    fn encoding_is_from_the_movers_side() {
+        let mut f = vec![0.0; Connect4::NUM_FEATURES];
+        play("4").encode(&mut f);
+        // Player 1 to move: the chip at column 4, bottom row, is the opponent's.
+        assert_eq!(f[CELLS + 4], 1.0);
+        assert_eq!(f.iter().sum::<f32>(), 2.0, "one chip and the STEAL flag");
+        assert_eq!(f[2 * CELLS], 1.0);
+        assert_eq!(f[2 * CELLS + 1], 0.0);
+        let mut g = vec![0.0; Connect4::NUM_FEATURES];
+        play("4 STEAL").encode(&mut g);
+        assert_eq!(g[CELLS + 4], 1.0, "after STEAL the chip is player 1's, the opponent of player 0");
+        assert_eq!(g[2 * CELLS + 1], 1.0);
     }
 
     #[test]

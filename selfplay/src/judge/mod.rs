@@ -10,8 +10,6 @@ use process::{Fault, FaultKind, PlayerCommand, PlayerProcess};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// One game's rules and protocol, referee side.
@@ -69,8 +67,10 @@ pub struct GameRecord {
     pub points: [f32; 2],
     pub end: String,
     pub fault: Option<SeatFault>,
-    /// Slowest answer of each seat, in ms.
-    pub max_response_ms: [u64; 2],
+    /// Per seat: first answer, slowest later answer, and all answers together, in ms.
+    pub first_answer_ms: [u64; 2],
+    pub slowest_later_ms: [u64; 2],
+    pub total_answer_ms: [u64; 2],
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -83,7 +83,11 @@ pub struct JudgeSummary {
     pub total_points: [f64; 2],
     /// Faults of A and B: timeouts, crashes, illegal moves, garbled output.
     pub faults: [[u32; 4]; 2],
-    pub max_response_ms: [u64; 2],
+    /// Of A and B over all games: slowest first answer, slowest later answer, most time used
+    /// in one game (ms).
+    pub slowest_first_ms: [u64; 2],
+    pub slowest_later_ms: [u64; 2],
+    pub most_game_time_ms: [u64; 2],
 }
 
 impl JudgeSummary {
@@ -107,7 +111,9 @@ impl JudgeSummary {
         }
         for seat in 0..2 {
             let who = if seat == a_seat { 0 } else { 1 };
-            self.max_response_ms[who] = self.max_response_ms[who].max(record.max_response_ms[seat]);
+            self.slowest_first_ms[who] = self.slowest_first_ms[who].max(record.first_answer_ms[seat]);
+            self.slowest_later_ms[who] = self.slowest_later_ms[who].max(record.slowest_later_ms[seat]);
+            self.most_game_time_ms[who] = self.most_game_time_ms[who].max(record.total_answer_ms[seat]);
         }
     }
 
@@ -128,7 +134,7 @@ impl JudgeSummary {
         };
         let mean = self.mean_points();
         format!(
-            "games: {}\nA = {}\nB = {}\nA: {}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}\nfaults: A {}; B {}\nslowest answer: A {} ms, B {} ms",
+            "games: {}\nA = {}\nB = {}\nA: {}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nmost time in one game: A {} ms, B {} ms",
             self.games,
             labels[0],
             labels[1],
@@ -139,8 +145,12 @@ impl JudgeSummary {
             mean[1],
             faults(0),
             faults(1),
-            self.max_response_ms[0],
-            self.max_response_ms[1],
+            self.slowest_first_ms[0],
+            self.slowest_first_ms[1],
+            self.slowest_later_ms[0],
+            self.slowest_later_ms[1],
+            self.most_game_time_ms[0],
+            self.most_game_time_ms[1],
         )
     }
 }
@@ -185,30 +195,13 @@ pub fn run_judge(
         Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(temp_path(path)).map_err(io_err(path))?)),
         None => None,
     };
-    let next_game = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Result<(GameRecord, usize), JudgeError>>();
     let mut summary = JudgeSummary::default();
     let mut failure = None;
-    std::thread::scope(|scope| {
-        for _ in 0..config.parallel.max(1).min(config.games.max(1)) {
-            let tx = tx.clone();
-            let next_game = &next_game;
-            scope.spawn(move || loop {
-                let game = next_game.fetch_add(1, Ordering::Relaxed);
-                if game >= config.games {
-                    break;
-                }
-                let result = play_one(referee, config, game);
-                let stop = result.is_err();
-                if tx.send(result).is_err() || stop {
-                    // Stop the other workers too.
-                    next_game.store(config.games, Ordering::Relaxed);
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        for result in rx {
+    crate::parallel::run_games(
+        config.games,
+        config.parallel,
+        |game| play_one(referee, config, game),
+        |result| {
             match result {
                 Ok((record, a_seat)) => {
                     summary.add(&record, a_seat);
@@ -224,8 +217,9 @@ pub fn run_judge(
                     failure.get_or_insert(e);
                 }
             }
-        }
-    });
+            failure.is_some()
+        },
+    );
     if let Some(e) = failure {
         return Err(e);
     }
@@ -256,7 +250,9 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
         points: [result.scores[a_seat], result.scores[1 - a_seat]],
         end: result.end,
         fault: result.fault.map(|(seat, fault)| SeatFault { player: names(seat), seat, fault }),
-        max_response_ms: [players[0].max_response.as_millis() as u64, players[1].max_response.as_millis() as u64],
+        first_answer_ms: players.each_ref().map(|p| p.timing.first.as_millis() as u64),
+        slowest_later_ms: players.each_ref().map(|p| p.timing.slowest_later.as_millis() as u64),
+        total_answer_ms: players.each_ref().map(|p| p.timing.total.as_millis() as u64),
     };
     if let Some(dir) = &config.transcripts {
         for (seat, player) in players.iter_mut().enumerate() {

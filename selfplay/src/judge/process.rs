@@ -52,8 +52,28 @@ pub struct PlayerProcess {
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     /// `> ` lines sent, `< ` lines received, when recording.
     transcript: Option<Vec<String>>,
-    /// Longest answer time so far.
-    pub max_response: Duration,
+    pub timing: ResponseTiming,
+}
+
+/// How long a player took to answer, for limits per turn (first and later) and per game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ResponseTiming {
+    pub answers: u32,
+    pub first: Duration,
+    pub slowest_later: Duration,
+    pub total: Duration,
+}
+
+impl ResponseTiming {
+    fn record(&mut self, took: Duration) {
+        if self.answers == 0 {
+            self.first = took;
+        } else {
+            self.slowest_later = self.slowest_later.max(took);
+        }
+        self.answers += 1;
+        self.total += took;
+    }
 }
 
 impl PlayerProcess {
@@ -96,7 +116,7 @@ impl PlayerProcess {
             lines,
             stderr_tail,
             transcript: record.then(Vec::new),
-            max_response: Duration::ZERO,
+            timing: ResponseTiming::default(),
         })
     }
 
@@ -119,10 +139,9 @@ impl PlayerProcess {
     pub fn receive(&mut self, limit: Duration) -> Result<String, Fault> {
         let start = Instant::now();
         let result = self.lines.recv_timeout(limit);
-        let took = start.elapsed();
-        self.max_response = self.max_response.max(took);
         match result {
             Ok(line) => {
+                self.timing.record(start.elapsed());
                 if let Some(t) = &mut self.transcript {
                     t.push(format!("< {line}"));
                 }

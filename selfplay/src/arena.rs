@@ -1,0 +1,234 @@
+//! Head-to-head matches in-process: checkpoints, the UCT baseline and random play, both seats,
+//! a playout or time budget per move, Elo with a 95% interval, optional SPRT early stop.
+
+use crate::parallel::run_games;
+use crate::stats::MatchStats;
+use bots::agent::{Agent, RandomAgent, SearchAgent};
+use bots::encode::Encode;
+use bots::mcts::{MctsConfig, RolloutEvaluator};
+use bots::net_eval::NetEvaluator;
+use bots::nn::Mlp;
+use bots::rng::Rng;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Who plays.
+#[derive(Clone, Debug)]
+pub enum PlayerSpec {
+    Random,
+    /// UCT1 with random rollouts.
+    Uct,
+    /// PUCT guided by a net.
+    Net { label: String, net: Arc<Mlp> },
+}
+
+impl PlayerSpec {
+    pub fn label(&self) -> String {
+        match self {
+            PlayerSpec::Random => "random".into(),
+            PlayerSpec::Uct => "uct".into(),
+            PlayerSpec::Net { label, .. } => label.clone(),
+        }
+    }
+
+    pub fn agent<G: Encode>(&self, seed: u64, playouts: Option<u64>) -> Box<dyn Agent<G>> {
+        let start = G::new_game(&mut Rng::new(0));
+        match self {
+            PlayerSpec::Random => Box::new(RandomAgent::new(seed)),
+            PlayerSpec::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(seed), playouts)),
+            PlayerSpec::Net { net, .. } => Box::new(SearchAgent::new(start, MctsConfig::puct(), NetEvaluator::new(Arc::clone(net)), playouts)),
+        }
+    }
+}
+
+/// How long a player thinks per move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MoveLimit {
+    Playouts(u64),
+    Time(Duration),
+}
+
+/// Sequential probability ratio test on the Elo difference (normal approximation of the
+/// trinomial, as chess engine testing frameworks use).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtOutcome {
+    /// A is at least `elo1` stronger (H1 accepted).
+    H1,
+    /// A is at most `elo0` stronger (H0 accepted).
+    H0,
+}
+
+impl Sprt {
+    pub fn llr(&self, s: &MatchStats) -> f64 {
+        if s.games() == 0 {
+            return 0.0;
+        }
+        // Half a win and half a loss more, so that a clean sweep still has a variance.
+        let (w, d, l) = (s.wins as f64 + 0.5, s.draws as f64, s.losses as f64 + 0.5);
+        let n = w + d + l;
+        let score = (w + 0.5 * d) / n;
+        let var = (w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2)) / n;
+        let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+        let (s0, s1) = (expected(self.elo0), expected(self.elo1));
+        n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn decide(&self, s: &MatchStats) -> Option<SprtOutcome> {
+        let llr = self.llr(s);
+        if llr >= ((1.0 - self.beta) / self.alpha).ln() {
+            Some(SprtOutcome::H1)
+        } else if llr <= (self.beta / (1.0 - self.alpha)).ln() {
+            Some(SprtOutcome::H0)
+        } else {
+            None
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    pub games: usize,
+    pub parallel: usize,
+    /// Budgets of A and B.
+    pub limits: [MoveLimit; 2],
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ArenaSummary {
+    pub stats: MatchStats,
+    /// A's results as seat 0 and as seat 1.
+    pub by_seat: [MatchStats; 2],
+    pub total_points: [f64; 2],
+    /// Mean playouts per move of A and B (searching agents only).
+    pub playouts_per_move: [f64; 2],
+    pub sprt: Option<SprtOutcome>,
+    moves: [u64; 2],
+    playouts: [u64; 2],
+}
+
+impl ArenaSummary {
+    pub fn mean_points(&self) -> [f64; 2] {
+        let n = self.stats.games().max(1) as f64;
+        [self.total_points[0] / n, self.total_points[1] / n]
+    }
+}
+
+/// One finished arena game, from A's side.
+pub struct ArenaGame {
+    pub a_seat: usize,
+    /// Points of A and B.
+    pub points: [f32; 2],
+    pub moves: [u64; 2],
+    pub playouts: [u64; 2],
+}
+
+fn play_game<G: Encode>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: usize) -> ArenaGame {
+    let a_seat = game % 2;
+    let seed = config.seed.wrapping_add(game as u64);
+    // seats[s] = index (0 = A, 1 = B) of the player in seat s
+    let seats = if a_seat == 0 { [0, 1] } else { [1, 0] };
+    let playouts_of = |p: usize| match config.limits[p] {
+        MoveLimit::Playouts(n) => Some(n),
+        MoveLimit::Time(_) => None,
+    };
+    let mut agents: Vec<Box<dyn Agent<G>>> =
+        seats.iter().map(|&p| players[p].agent::<G>(seed.wrapping_mul(31).wrapping_add(p as u64), playouts_of(p))).collect();
+    let mut state = G::new_game(&mut Rng::new(seed));
+    let (mut moves, mut playouts) = ([0u64; 2], [0u64; 2]);
+    while !state.is_terminal() {
+        let seat = state.to_move();
+        let player = seats[seat];
+        let deadline = match config.limits[player] {
+            MoveLimit::Time(d) => Some(Instant::now() + d),
+            MoveLimit::Playouts(_) => None,
+        };
+        let action = agents[seat].choose(&state, deadline);
+        moves[player] += 1;
+        playouts[player] += agents[seat].last_playouts().unwrap_or(0);
+        for agent in agents.iter_mut() {
+            agent.observe(action);
+        }
+        state.apply(action);
+    }
+    let scores = state.scores();
+    ArenaGame { a_seat, points: [scores[a_seat], scores[1 - a_seat]], moves, playouts }
+}
+
+/// Plays the match; `on_game` sees each game and the running summary.
+pub fn run_arena<G: Encode>(
+    players: &[PlayerSpec; 2],
+    config: &ArenaConfig,
+    on_game: &mut dyn FnMut(&ArenaGame, &ArenaSummary),
+) -> ArenaSummary {
+    let mut summary = ArenaSummary::default();
+    run_games(
+        config.games,
+        config.parallel,
+        |game| play_game::<G>(players, config, game),
+        |g| {
+            let [a, b] = g.points;
+            let score = if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 };
+            summary.stats.add(score);
+            summary.by_seat[g.a_seat].add(score);
+            for p in 0..2 {
+                summary.total_points[p] += g.points[p] as f64;
+                summary.moves[p] += g.moves[p];
+                summary.playouts[p] += g.playouts[p];
+                summary.playouts_per_move[p] = summary.playouts[p] as f64 / summary.moves[p].max(1) as f64;
+            }
+            on_game(&g, &summary);
+            if summary.sprt.is_none() {
+                summary.sprt = config.sprt.and_then(|s| s.decide(&summary.stats));
+            }
+            summary.sprt.is_some()
+        },
+    );
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bots::connect4::Connect4;
+
+    #[test]
+    fn uct_beats_random_in_process() {
+        let config = ArenaConfig { games: 10, parallel: 2, limits: [MoveLimit::Playouts(300), MoveLimit::Playouts(1)], seed: 1, sprt: None };
+        let s = run_arena::<Connect4>(&[PlayerSpec::Uct, PlayerSpec::Random], &config, &mut |_, _| {});
+        assert_eq!(s.stats.games(), 10);
+        assert!(s.stats.wins >= 9, "{:?}", s.stats);
+        assert_eq!(s.by_seat[0].games(), 5);
+        // 300 playouts a move, fewer once the search has proven the result.
+        assert!(s.playouts_per_move[0] > 100.0 && s.playouts_per_move[0] <= 300.0, "{:?}", s.playouts_per_move);
+    }
+
+    #[test]
+    fn sprt_stops_a_lopsided_match_early() {
+        let sprt = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
+        let config = ArenaConfig { games: 400, parallel: 2, limits: [MoveLimit::Playouts(200), MoveLimit::Playouts(1)], seed: 3, sprt: Some(sprt) };
+        let s = run_arena::<Connect4>(&[PlayerSpec::Uct, PlayerSpec::Random], &config, &mut |_, _| {});
+        assert_eq!(s.sprt, Some(SprtOutcome::H1));
+        assert!(s.stats.games() < 100, "{} games", s.stats.games());
+    }
+
+    #[test]
+    fn sprt_llr_has_the_right_sign() {
+        let sprt = Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
+        assert!(sprt.llr(&MatchStats { wins: 60, draws: 10, losses: 30 }) > 0.0);
+        assert!(sprt.llr(&MatchStats { wins: 30, draws: 10, losses: 60 }) < 0.0);
+        assert_eq!(sprt.decide(&MatchStats { wins: 3, draws: 0, losses: 0 }), None, "3-0 proves nothing yet");
+        assert_eq!(sprt.decide(&MatchStats { wins: 40, draws: 0, losses: 0 }), Some(SprtOutcome::H1));
+        let wide = Sprt { elo1: 100.0, ..sprt };
+        assert_eq!(wide.decide(&MatchStats { wins: 50, draws: 0, losses: 50 }), Some(SprtOutcome::H0));
+    }
+}

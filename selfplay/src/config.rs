@@ -1,0 +1,228 @@
+//! `cupzero train` configuration: one TOML file, one set of defaults, unknown keys rejected.
+
+use crate::gumbel::GumbelParams;
+use crate::worker::SelfPlaySettings;
+use model::OptimConfig;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Stop after this many iterations (0 = run until stopped).
+    pub iterations: u64,
+    pub seed: u64,
+    pub net: NetSection,
+    pub selfplay: SelfPlaySection,
+    pub training: TrainingSection,
+    pub eval: EvalSection,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct NetSection {
+    /// Hidden layer widths of the MLP. [128, 128] keeps an int8 Connect 4 bot under
+    /// CodinGame's 100,000-character limit.
+    pub hidden: Vec<usize>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfPlaySection {
+    pub games_per_iteration: usize,
+    /// Games in flight per thread (one batch of leaves).
+    pub games_in_flight: usize,
+    pub full_playouts: u32,
+    pub fast_playouts: u32,
+    /// Share of moves searched fully (and used as training samples).
+    pub full_search_prob: f32,
+    /// Root actions considered by Gumbel sequential halving.
+    pub gumbel_considered: usize,
+    pub c_visit: f32,
+    pub c_scale: f32,
+    pub c_puct: f32,
+    pub fpu_reduction: f32,
+    /// Weight of the search value in the value target (the rest is the game result).
+    pub value_target_q_weight: f32,
+    /// Self-play threads (0 = all cores).
+    pub threads: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainingSection {
+    pub batch_size: usize,
+    pub learning_rate: f64,
+    pub warmup_steps: u64,
+    /// Multiply the learning rate by `decay_factor` every `decay_every` steps (0 = never).
+    pub decay_every: u64,
+    pub decay_factor: f64,
+    pub weight_decay: f32,
+    pub value_loss_weight: f32,
+    /// Times each new sample is drawn for training, on average.
+    pub sample_reuse: f32,
+    /// Positions kept in the replay window.
+    pub replay_window: usize,
+    /// No training before the window holds this many positions.
+    pub min_replay: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvalSection {
+    /// Evaluate every this many iterations (0 = never).
+    pub every: u64,
+    pub games: usize,
+    /// Playouts per move of the net player.
+    pub playouts: u64,
+    /// `uct` or `random`.
+    pub opponent: String,
+    /// Playouts per move of a `uct` opponent.
+    pub opponent_playouts: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            iterations: 0,
+            seed: 1,
+            net: NetSection::default(),
+            selfplay: SelfPlaySection::default(),
+            training: TrainingSection::default(),
+            eval: EvalSection::default(),
+        }
+    }
+}
+
+impl Default for NetSection {
+    fn default() -> Self {
+        NetSection { hidden: vec![128, 128] }
+    }
+}
+
+impl Default for SelfPlaySection {
+    fn default() -> Self {
+        let g = GumbelParams::default();
+        SelfPlaySection {
+            games_per_iteration: 400,
+            games_in_flight: 32,
+            full_playouts: 64,
+            fast_playouts: 16,
+            full_search_prob: 0.5,
+            gumbel_considered: g.considered,
+            c_visit: g.c_visit,
+            c_scale: g.c_scale,
+            c_puct: 1.5,
+            fpu_reduction: 0.2,
+            value_target_q_weight: 0.2,
+            threads: 0,
+        }
+    }
+}
+
+impl Default for TrainingSection {
+    fn default() -> Self {
+        TrainingSection {
+            batch_size: 256,
+            learning_rate: 2e-3,
+            warmup_steps: 200,
+            decay_every: 0,
+            decay_factor: 0.5,
+            weight_decay: 1e-4,
+            value_loss_weight: 1.0,
+            sample_reuse: 4.0,
+            replay_window: 150_000,
+            min_replay: 2_000,
+        }
+    }
+}
+
+impl Default for EvalSection {
+    fn default() -> Self {
+        EvalSection { every: 5, games: 20, playouts: 64, opponent: "uct".into(), opponent_playouts: 1000 }
+    }
+}
+
+impl TrainConfig {
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let config: TrainConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("config serialises")
+    }
+
+    /// Range checks, so that a bad value fails before any work starts.
+    pub fn validate(&self) -> Result<(), String> {
+        let s = &self.selfplay;
+        let t = &self.training;
+        let checks: [(bool, &str); 12] = [
+            (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
+            (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
+            (s.games_in_flight >= 1, "selfplay.games_in_flight must be at least 1"),
+            (s.full_playouts >= 2 && s.fast_playouts >= 1, "selfplay.full_playouts must be at least 2 and fast_playouts at least 1"),
+            ((0.0..=1.0).contains(&s.full_search_prob) && s.full_search_prob > 0.0, "selfplay.full_search_prob must be in (0, 1]"),
+            (s.gumbel_considered >= 2, "selfplay.gumbel_considered must be at least 2"),
+            ((0.0..=1.0).contains(&s.value_target_q_weight), "selfplay.value_target_q_weight must be in [0, 1]"),
+            (t.batch_size >= 1 && t.learning_rate > 0.0 && t.learning_rate < 1.0, "training.batch_size >= 1 and 0 < learning_rate < 1"),
+            (t.sample_reuse > 0.0, "training.sample_reuse must be positive"),
+            (t.replay_window >= t.batch_size && t.min_replay <= t.replay_window, "training.replay_window must hold a batch and min_replay"),
+            (t.decay_factor > 0.0 && t.decay_factor <= 1.0, "training.decay_factor must be in (0, 1]"),
+            (["uct", "random"].contains(&self.eval.opponent.as_str()), "eval.opponent must be \"uct\" or \"random\""),
+        ];
+        match checks.iter().find(|(ok, _)| !ok) {
+            Some((_, why)) => Err(why.to_string()),
+            None => Ok(()),
+        }
+    }
+
+    pub fn selfplay_settings(&self) -> SelfPlaySettings {
+        let s = &self.selfplay;
+        SelfPlaySettings {
+            games_in_flight: s.games_in_flight,
+            full_playouts: s.full_playouts,
+            fast_playouts: s.fast_playouts,
+            full_search_prob: s.full_search_prob,
+            gumbel: GumbelParams { considered: s.gumbel_considered, c_visit: s.c_visit, c_scale: s.c_scale },
+            c_puct: s.c_puct,
+            fpu_reduction: s.fpu_reduction,
+        }
+    }
+
+    pub fn optim_config(&self) -> OptimConfig {
+        let t = &self.training;
+        OptimConfig {
+            learning_rate: t.learning_rate,
+            warmup_steps: t.warmup_steps,
+            decay_every: t.decay_every,
+            decay_factor: t.decay_factor,
+            weight_decay: t.weight_decay,
+            value_loss_weight: t.value_loss_weight,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_round_trip_through_toml() {
+        let c = TrainConfig::default();
+        assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
+        assert_eq!(TrainConfig::from_toml("").unwrap(), c, "an empty file means the defaults");
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_rejected() {
+        let err = TrainConfig::from_toml("[selfplay]\nfull_playout = 3\n").unwrap_err();
+        assert!(err.contains("full_playout"), "{err}");
+        let err = TrainConfig::from_toml("[training]\nlearning_rate = 5.0\n").unwrap_err();
+        assert!(err.contains("learning_rate"), "{err}");
+        let partial = TrainConfig::from_toml("iterations = 3\n[net]\nhidden = [32]\n").unwrap();
+        assert_eq!(partial.iterations, 3);
+        assert_eq!(partial.net.hidden, vec![32]);
+        assert_eq!(partial.training, TrainingSection::default());
+    }
+}

@@ -1,0 +1,375 @@
+//! The AlphaZero loop: self-play with the current net, add the games to the replay window,
+//! train, export the weights for the next round, evaluate now and then.
+//!
+//! A run directory survives `kill -9` at any moment with at most one iteration lost: every
+//! file is written through a temporary file and a rename, each iteration's checkpoint goes to
+//! its own folder, and `state.json` (written last) names the newest complete one.
+//!
+//! ```text
+//! config.toml          the run's settings (fixed when the run starts)
+//! state.json           last complete iteration, optimiser step, totals, checkpoint folder
+//! checkpoint-NNNNNN/   Burn model + optimiser state + net config
+//! weights.czw          the same net in the compact format self-play and bots read (f32)
+//! games/iter-NNNNNN.jsonl   the iteration's self-play games
+//! metrics.jsonl, metrics.csv, progress.svg
+//! ```
+
+use crate::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec};
+use crate::config::TrainConfig;
+use crate::replay::{samples_from_record, ReplayBuffer};
+use crate::worker::{generate, GameRecord};
+use bots::encode::Encode;
+use bots::game::Game;
+use bots::nn::Mlp;
+use bots::rng::Rng;
+use indicatif::{ProgressBar, ProgressStyle};
+use model::{write_atomically, NetConfig, Trainer};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error("{0}")]
+    Config(String),
+    #[error("{path}: {message}")]
+    File { path: PathBuf, message: String },
+    #[error(transparent)]
+    Checkpoint(#[from] model::CheckpointError),
+}
+
+fn file_error(path: &Path, e: impl std::fmt::Display) -> TrainError {
+    TrainError::File { path: path.to_path_buf(), message: e.to_string() }
+}
+
+/// What `state.json` holds.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunState {
+    pub game: String,
+    pub iteration: u64,
+    pub step: u64,
+    pub games: u64,
+    pub samples: u64,
+    pub seconds: f64,
+    pub checkpoint: String,
+}
+
+/// One line of `metrics.jsonl` / `metrics.csv`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct IterationMetrics {
+    pub iteration: u64,
+    pub games: u64,
+    pub samples_added: u64,
+    pub replay_size: usize,
+    pub train_steps: u64,
+    pub policy_loss: f32,
+    pub value_loss: f32,
+    pub learning_rate: f64,
+    pub mean_game_length: f64,
+    /// Mean utility of the first player (seat 0) in self-play.
+    pub seat0_utility: f64,
+    pub selfplay_seconds: f64,
+    pub train_seconds: f64,
+    pub games_per_second: f64,
+    pub net_evals_per_second: f64,
+    pub train_samples_per_second: f64,
+    /// Arena score against the evaluation opponent (when evaluated this iteration).
+    pub eval_score: Option<f64>,
+    pub eval_elo: Option<f64>,
+    pub total_seconds: f64,
+}
+
+const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds";
+
+impl IterationMetrics {
+    fn csv_row(&self) -> String {
+        let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
+        format!(
+            "{},{},{},{},{},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1}",
+            self.iteration,
+            self.games,
+            self.samples_added,
+            self.replay_size,
+            self.train_steps,
+            self.policy_loss,
+            self.value_loss,
+            self.learning_rate,
+            self.mean_game_length,
+            self.seat0_utility,
+            self.selfplay_seconds,
+            self.train_seconds,
+            self.games_per_second,
+            self.net_evals_per_second,
+            self.train_samples_per_second,
+            opt(self.eval_score),
+            opt(self.eval_elo),
+            self.total_seconds
+        )
+    }
+}
+
+pub struct RunDir {
+    pub root: PathBuf,
+}
+
+impl RunDir {
+    fn path(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+    fn games_file(&self, iteration: u64) -> PathBuf {
+        self.root.join("games").join(format!("iter-{iteration:06}.jsonl"))
+    }
+    fn checkpoint_dir(&self, iteration: u64) -> String {
+        format!("checkpoint-{iteration:06}")
+    }
+
+    fn read_state(&self) -> Result<Option<RunState>, TrainError> {
+        let path = self.path("state.json");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| file_error(&path, e)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(file_error(&path, e)),
+        }
+    }
+
+    fn write(&self, name: &str, contents: &[u8]) -> Result<(), TrainError> {
+        let path = self.path(name);
+        write_atomically(&path, contents).map_err(|e| file_error(&path, e))
+    }
+}
+
+/// Reads the compact weights of a run or a shipped checkpoint.
+pub fn load_weights<G: Game>(path: &Path) -> Result<Mlp, TrainError> {
+    let bytes = std::fs::read(path).map_err(|e| file_error(path, e))?;
+    Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(path, e))
+}
+
+fn read_games(path: &Path) -> Result<Vec<GameRecord>, TrainError> {
+    let text = std::fs::read_to_string(path).map_err(|e| file_error(path, e))?;
+    text.lines().map(|l| serde_json::from_str(l).map_err(|e| file_error(path, e))).collect()
+}
+
+/// Receives progress as the loop runs (the CLI prints it; tests stay quiet).
+pub trait TrainObserver {
+    fn resumed(&mut self, _state: &RunState) {}
+    fn iteration_done(&mut self, _metrics: &IterationMetrics) {}
+    /// Whether to draw progress bars.
+    fn show_progress(&self) -> bool {
+        false
+    }
+}
+
+/// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the defaults); a
+/// resumed run keeps the configuration it started with, and refuses a different `requested`
+/// one. `iterations` (the total to reach) overrides the configuration's in both cases.
+pub fn train<G: Encode>(
+    run_dir: &Path,
+    requested: Option<&TrainConfig>,
+    iterations: Option<u64>,
+    observer: &mut dyn TrainObserver,
+) -> Result<RunState, TrainError> {
+    let dir = RunDir { root: run_dir.to_path_buf() };
+    std::fs::create_dir_all(dir.root.join("games")).map_err(|e| file_error(&dir.root, e))?;
+    let saved = dir.read_state()?;
+    let mut config = match &saved {
+        Some(state) => {
+            if state.game != G::NAME {
+                return Err(TrainError::Config(format!("{} holds a {} run, not {}", dir.root.display(), state.game, G::NAME)));
+            }
+            let path = dir.path("config.toml");
+            let text = std::fs::read_to_string(&path).map_err(|e| file_error(&path, e))?;
+            let original = TrainConfig::from_toml(&text).map_err(|e| file_error(&path, e))?;
+            if let Some(asked) = requested {
+                if (TrainConfig { iterations: original.iterations, ..asked.clone() }) != original {
+                    return Err(TrainError::Config(format!(
+                        "{} was started with another configuration; resume it without --config, or use a new --run-dir",
+                        dir.root.display()
+                    )));
+                }
+            }
+            original
+        }
+        None => requested.cloned().unwrap_or_default(),
+    };
+    if let Some(n) = iterations {
+        config.iterations = n;
+    }
+    config.validate().map_err(TrainError::Config)?;
+    let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone());
+    let (mut trainer, mut state, mut history) = match saved {
+        Some(state) => {
+            let trainer = Trainer::load(&dir.root.join(&state.checkpoint), config.optim_config(), state.step)?;
+            let history = read_metrics(&dir.path("metrics.jsonl"), state.iteration)?;
+            observer.resumed(&state);
+            (trainer, state, history)
+        }
+        None => {
+            dir.write("config.toml", config.to_toml().as_bytes())?;
+            let trainer = Trainer::new(net_config, config.optim_config(), config.seed);
+            let state = RunState { game: G::NAME.to_string(), ..Default::default() };
+            (trainer, state, Vec::new())
+        }
+    };
+    // Refill the replay window from the newest games files of complete iterations.
+    let mut replay = ReplayBuffer::<G>::new(config.training.replay_window);
+    let q_weight = config.selfplay.value_target_q_weight;
+    {
+        let mut files = Vec::new();
+        let mut held = 0;
+        for it in (1..=state.iteration).rev() {
+            let path = dir.games_file(it);
+            if !path.exists() || held >= config.training.replay_window {
+                break;
+            }
+            let samples: Vec<_> = read_games(&path)?.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+            held += samples.len();
+            files.push(samples);
+        }
+        for samples in files.into_iter().rev() {
+            replay.extend(samples);
+        }
+    }
+    let mut net = Arc::new(trainer.to_mlp(G::NAME));
+    dir.write("weights.czw", &net.to_bytes())?;
+    let settings = config.selfplay_settings();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.selfplay.threads)
+        .build()
+        .map_err(|e| TrainError::Config(format!("cannot start self-play threads: {e}")))?;
+    let mut rng = Rng::new(config.seed ^ state.iteration.wrapping_mul(0x9E37_79B9));
+    while config.iterations == 0 || state.iteration < config.iterations {
+        let iteration = state.iteration + 1;
+        let iteration_start = Instant::now();
+        // 1. Self-play with the current net.
+        let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
+        let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
+        let (records, sp) = pool.install(|| generate::<G>(&net, &settings, config.selfplay.games_per_iteration, seed, &|| bar.inc(1)));
+        bar.finish_and_clear();
+        let mut lines = String::new();
+        for r in &records {
+            lines.push_str(&serde_json::to_string(r).expect("records serialise"));
+            lines.push('\n');
+        }
+        let games_path = dir.games_file(iteration);
+        write_atomically(&games_path, lines.as_bytes()).map_err(|e| file_error(&games_path, e))?;
+        let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+        let samples_added = added.len() as u64;
+        replay.extend(added);
+
+        // 2. Train on the window.
+        let train_start = Instant::now();
+        let steps = if replay.len() >= config.training.min_replay {
+            ((samples_added as f32 * config.training.sample_reuse / config.training.batch_size as f32).ceil() as u64).max(1)
+        } else {
+            0
+        };
+        let bar = progress_bar(observer.show_progress(), steps, &format!("iter {iteration} training"));
+        let (mut policy_loss, mut value_loss) = (0.0f32, 0.0f32);
+        for _ in 0..steps {
+            let batch = replay.batch(config.training.batch_size, &mut rng);
+            let losses = trainer.train_step(&batch);
+            policy_loss += losses.policy / steps as f32;
+            value_loss += losses.value / steps as f32;
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        let train_seconds = train_start.elapsed().as_secs_f64();
+        net = Arc::new(trainer.to_mlp(G::NAME));
+
+        // 3. Save: checkpoint folder, weights, then the state that makes them current.
+        let checkpoint = dir.checkpoint_dir(iteration);
+        trainer.save(&dir.root.join(&checkpoint))?;
+        dir.write("weights.czw", &net.to_bytes())?;
+
+        // 4. Evaluate now and then.
+        let (eval_score, eval_elo) = if config.eval.every > 0 && iteration % config.eval.every == 0 && config.eval.games > 0 {
+            let opponent = if config.eval.opponent == "uct" { PlayerSpec::Uct } else { PlayerSpec::Random };
+            let players = [PlayerSpec::Net { label: format!("iter {iteration}"), net: Arc::clone(&net) }, opponent];
+            let arena = ArenaConfig {
+                games: config.eval.games,
+                parallel: pool.current_num_threads(),
+                limits: [MoveLimit::Playouts(config.eval.playouts), MoveLimit::Playouts(config.eval.opponent_playouts)],
+                seed: iteration,
+                sprt: None,
+            };
+            let s = run_arena::<G>(&players, &arena, &mut |_, _| {});
+            (Some(s.stats.score()), Some(s.stats.elo()).filter(|e| e.is_finite()))
+        } else {
+            (None, None)
+        };
+
+        let n = records.len().max(1) as f64;
+        state.iteration = iteration;
+        state.step = trainer.step;
+        state.games += records.len() as u64;
+        state.samples += samples_added;
+        state.seconds += iteration_start.elapsed().as_secs_f64();
+        let previous_checkpoint = std::mem::replace(&mut state.checkpoint, checkpoint);
+        let metrics = IterationMetrics {
+            iteration,
+            games: sp.games,
+            samples_added,
+            replay_size: replay.len(),
+            train_steps: steps,
+            policy_loss,
+            value_loss,
+            learning_rate: config.optim_config().learning_rate_at(trainer.step),
+            mean_game_length: sp.actions as f64 / n,
+            seat0_utility: records.iter().map(|r| r.utilities[0] as f64).sum::<f64>() / n,
+            selfplay_seconds: sp.elapsed.as_secs_f64(),
+            train_seconds,
+            games_per_second: sp.games as f64 / sp.elapsed.as_secs_f64().max(1e-9),
+            net_evals_per_second: sp.net_evals as f64 / sp.elapsed.as_secs_f64().max(1e-9),
+            train_samples_per_second: (steps as f64 * config.training.batch_size as f64) / train_seconds.max(1e-9),
+            eval_score,
+            eval_elo,
+            total_seconds: state.seconds,
+        };
+        history.push(metrics.clone());
+        write_metrics(&dir, &history)?;
+        dir.write("state.json", serde_json::to_string_pretty(&state).expect("state serialises").as_bytes())?;
+        // Only now is the previous checkpoint no longer needed.
+        if !previous_checkpoint.is_empty() {
+            let _ = std::fs::remove_dir_all(dir.root.join(previous_checkpoint));
+        }
+        observer.iteration_done(&metrics);
+    }
+    Ok(state)
+}
+
+fn progress_bar(show: bool, len: u64, label: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(ProgressStyle::with_template("{msg:>24} [{bar:30}] {pos}/{len} {per_sec} eta {eta}").expect("valid template").progress_chars("=> "));
+    bar.set_message(label.to_string());
+    bar
+}
+
+fn read_metrics(path: &Path, up_to: u64) -> Result<Vec<IterationMetrics>, TrainError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => text
+            .lines()
+            .map(|l| serde_json::from_str::<IterationMetrics>(l).map_err(|e| file_error(path, e)))
+            .filter(|m| m.as_ref().map_or(true, |m| m.iteration <= up_to))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(file_error(path, e)),
+    }
+}
+
+fn write_metrics(dir: &RunDir, history: &[IterationMetrics]) -> Result<(), TrainError> {
+    let mut jsonl = String::new();
+    let mut csv = format!("{CSV_HEADER}\n");
+    for m in history {
+        jsonl.push_str(&serde_json::to_string(m).expect("metrics serialise"));
+        jsonl.push('\n');
+        csv.push_str(&m.csv_row());
+        csv.push('\n');
+    }
+    dir.write("metrics.jsonl", jsonl.as_bytes())?;
+    dir.write("metrics.csv", csv.as_bytes())?;
+    dir.write("progress.svg", crate::plot::progress_svg(history).as_bytes())
+}

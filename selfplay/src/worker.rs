@@ -1,0 +1,347 @@
+//! Self-play: many games at once per thread, their leaves evaluated together by the std-only
+//! forward pass of `bots` (the one submissions run), Gumbel sequential halving at the root,
+//! and playout-cap randomisation (only full searches become policy targets).
+
+use crate::gumbel::{improved_policy, GumbelParams, RootSchedule};
+use bots::encode::Encode;
+use bots::game::{Action, NUM_PLAYERS};
+use bots::mcts::{Mcts, MctsConfig, Selection};
+use bots::net_eval::{legal_softmax, seat_values};
+use bots::nn::{Mlp, Scratch};
+use bots::rng::Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct SelfPlaySettings {
+    /// Games in flight per thread: their leaves form one evaluation batch.
+    pub games_in_flight: usize,
+    /// Playouts of a full search (its move becomes a training sample).
+    pub full_playouts: u32,
+    /// Playouts of a fast search (move only, no sample).
+    pub fast_playouts: u32,
+    /// Probability that a move gets a full search.
+    pub full_search_prob: f32,
+    pub gumbel: GumbelParams,
+    /// PUCT below the root.
+    pub c_puct: f32,
+    pub fpu_reduction: f32,
+}
+
+/// A full search's result at one position.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SearchTarget {
+    /// Improved policy, as (action, probability) over the legal actions.
+    pub policy: Vec<(Action, f32)>,
+    /// Search value at the root, by seat.
+    pub root_value: [f32; NUM_PLAYERS],
+}
+
+/// One self-play game: enough to replay it and rebuild every training sample.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameRecord {
+    /// Seed of the game's setup (`Game::new_game`).
+    pub seed: u64,
+    pub actions: Vec<Action>,
+    /// One entry per action: the search target when that move was a full search.
+    pub targets: Vec<Option<SearchTarget>>,
+    pub utilities: [f32; NUM_PLAYERS],
+    pub scores: [f32; NUM_PLAYERS],
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SelfPlayStats {
+    pub games: u64,
+    pub actions: u64,
+    pub samples: u64,
+    pub net_evals: u64,
+    pub elapsed: Duration,
+}
+
+struct Slot<G: Encode> {
+    seed: u64,
+    state: G,
+    mcts: Mcts<G>,
+    actions: Vec<Action>,
+    targets: Vec<Option<SearchTarget>>,
+    /// The search of the current move, once its root is expanded.
+    schedule: Option<RootSchedule>,
+    full: bool,
+    playouts: u32,
+    /// The net's value of the root for its mover (needed by the completed-Q target).
+    root_net_value: f32,
+}
+
+enum Step {
+    NeedsEval,
+    GameOver(GameRecord),
+}
+
+impl<G: Encode> Slot<G> {
+    fn new(seed: u64, config: &MctsConfig) -> Self {
+        let state = G::new_game(&mut Rng::new(seed));
+        Slot {
+            seed,
+            mcts: Mcts::new(state.clone(), config.clone()),
+            state,
+            actions: Vec::new(),
+            targets: Vec::new(),
+            schedule: None,
+            full: false,
+            playouts: 0,
+            root_net_value: 0.0,
+        }
+    }
+
+    /// Runs the search until a leaf needs the net, or the game ends.
+    fn step(&mut self, settings: &SelfPlaySettings, rng: &mut Rng) -> Step {
+        loop {
+            if self.state.is_terminal() {
+                return Step::GameOver(GameRecord {
+                    seed: self.seed,
+                    actions: std::mem::take(&mut self.actions),
+                    targets: std::mem::take(&mut self.targets),
+                    utilities: self.state.utilities(),
+                    scores: self.state.scores(),
+                });
+            }
+            if !self.mcts.root_expanded() {
+                // A new move: the first playout evaluates the root itself.
+                let needs_eval = self.mcts.select_leaf().is_some();
+                debug_assert!(needs_eval, "a fresh root is neither terminal nor proven");
+                return Step::NeedsEval;
+            }
+            let mover = self.state.to_move();
+            let children = self.mcts.root_children();
+            if self.schedule.is_none() {
+                if children.len() == 1 {
+                    self.play(children[0].action, None);
+                    continue;
+                }
+                self.full = rng.unit_f32() < settings.full_search_prob;
+                let budget = if self.full { settings.full_playouts } else { settings.fast_playouts };
+                self.schedule = Some(RootSchedule::new(&children, budget, settings.gumbel, rng));
+                self.playouts = 0;
+            }
+            let schedule = self.schedule.as_mut().unwrap();
+            match schedule.next(&children, mover, self.playouts) {
+                Some(k) => {
+                    self.playouts += 1;
+                    if self.mcts.select_leaf_via(Some(k)).is_some() {
+                        return Step::NeedsEval;
+                    }
+                }
+                None => {
+                    let chosen = children[schedule.chosen(&children, mover)].action;
+                    let target = self.full.then(|| {
+                        let policy = improved_policy(&children, mover, self.root_net_value, &settings.gumbel);
+                        SearchTarget {
+                            policy: children.iter().zip(policy).map(|(c, p)| (c.action, p)).collect(),
+                            root_value: self.mcts.root_value(),
+                        }
+                    });
+                    self.play(chosen, target);
+                }
+            }
+        }
+    }
+
+    fn play(&mut self, action: Action, target: Option<SearchTarget>) {
+        self.actions.push(action);
+        self.targets.push(target);
+        self.state.apply(action);
+        // A fresh tree per move: the Gumbel schedule and the completed-Q target both assume
+        // the root's statistics come from this move's search.
+        self.mcts.reset(self.state.clone());
+        self.schedule = None;
+    }
+}
+
+/// Plays `games` games with `net`, spread over the current rayon pool. `on_game` is called
+/// after every finished game (for progress display).
+pub fn generate<G: Encode>(
+    net: &Arc<Mlp>,
+    settings: &SelfPlaySettings,
+    games: usize,
+    seed: u64,
+    on_game: &(dyn Fn() + Sync),
+) -> (Vec<GameRecord>, SelfPlayStats) {
+    let start = Instant::now();
+    let threads = rayon::current_num_threads().max(1).min(games.max(1));
+    let evals = AtomicU64::new(0);
+    let shards: Vec<Vec<GameRecord>> = (0..threads)
+        .into_par_iter()
+        .map(|t| {
+            let quota = games / threads + (t < games % threads) as usize;
+            let seeds: Vec<u64> = (0..quota).map(|i| seed.wrapping_mul(1_000_003).wrapping_add((i * threads + t) as u64)).collect();
+            run_shard::<G>(net, settings, &seeds, seed ^ (t as u64) << 32, &evals, on_game)
+        })
+        .collect();
+    let records: Vec<GameRecord> = shards.into_iter().flatten().collect();
+    let stats = SelfPlayStats {
+        games: records.len() as u64,
+        actions: records.iter().map(|r| r.actions.len() as u64).sum(),
+        samples: records.iter().map(|r| r.targets.iter().filter(|t| t.is_some()).count() as u64).sum(),
+        net_evals: evals.load(Ordering::Relaxed),
+        elapsed: start.elapsed(),
+    };
+    (records, stats)
+}
+
+fn run_shard<G: Encode>(
+    net: &Arc<Mlp>,
+    settings: &SelfPlaySettings,
+    seeds: &[u64],
+    rng_seed: u64,
+    evals: &AtomicU64,
+    on_game: &(dyn Fn() + Sync),
+) -> Vec<GameRecord> {
+    let config = MctsConfig {
+        selection: Selection::Puct { c: settings.c_puct, fpu_reduction: settings.fpu_reduction },
+        max_nodes: 1 << 20,
+        stop_when_proven: true,
+    };
+    let mut rng = Rng::new(rng_seed);
+    let mut next_seed = seeds.iter();
+    let mut slots: Vec<Option<Slot<G>>> =
+        (0..settings.games_in_flight.max(1)).map(|_| next_seed.next().map(|&s| Slot::new(s, &config))).collect();
+    let mut records = Vec::with_capacity(seeds.len());
+    let (f, a) = (G::NUM_FEATURES, G::NUM_ACTIONS);
+    let mut features: Vec<f32> = Vec::new();
+    let mut waiting: Vec<usize> = Vec::new();
+    let mut logits = vec![0.0; a];
+    let mut priors: Vec<f32> = Vec::new();
+    let mut scratch = Scratch::default();
+    loop {
+        // Collect one leaf from every game still running.
+        waiting.clear();
+        features.clear();
+        for (i, slot_entry) in slots.iter_mut().enumerate() {
+            while let Some(slot) = slot_entry {
+                match slot.step(settings, &mut rng) {
+                    Step::NeedsEval => {
+                        let (leaf, _, _) = slot.mcts.pending_leaf().expect("pending leaf");
+                        let row = features.len();
+                        features.resize(row + f, 0.0);
+                        leaf.encode(&mut features[row..]);
+                        waiting.push(i);
+                        break;
+                    }
+                    Step::GameOver(record) => {
+                        records.push(record);
+                        on_game();
+                        *slot_entry = next_seed.next().map(|&s| Slot::new(s, &config));
+                    }
+                }
+            }
+        }
+        if waiting.is_empty() {
+            break;
+        }
+        // Evaluate the batch and hand each result back to its tree.
+        for (row, &i) in waiting.iter().enumerate() {
+            let slot = slots[i].as_mut().unwrap();
+            let v = net.forward(&features[row * f..(row + 1) * f], &mut scratch, &mut logits);
+            let (leaf, legal, is_root) = slot.mcts.pending_leaf().unwrap();
+            let mover = leaf.to_move();
+            priors.resize(legal.len(), 0.0);
+            legal_softmax(&logits, legal, &mut priors);
+            if is_root {
+                slot.root_net_value = v[0];
+            }
+            slot.mcts.expand_leaf(&priors, seat_values(mover, v));
+        }
+        evals.fetch_add(waiting.len() as u64, Ordering::Relaxed);
+    }
+    records
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bots::connect4::Connect4;
+    use bots::game::Game;
+    use bots::nn::Dense;
+
+    pub fn zero_net() -> Arc<Mlp> {
+        let (f, a) = (Connect4::NUM_FEATURES, Connect4::NUM_ACTIONS);
+        Arc::new(Mlp { game: "connect4".into(), hidden: vec![Dense::zeros(f, 8)], policy: Dense::zeros(8, a), value: Dense::zeros(8, 2) })
+    }
+
+    fn settings() -> SelfPlaySettings {
+        SelfPlaySettings {
+            games_in_flight: 4,
+            full_playouts: 16,
+            fast_playouts: 4,
+            full_search_prob: 0.5,
+            gumbel: GumbelParams { considered: 4, ..Default::default() },
+            c_puct: 1.5,
+            fpu_reduction: 0.2,
+        }
+    }
+
+    #[test]
+    fn games_are_complete_and_replayable() {
+        let (records, stats) = generate::<Connect4>(&zero_net(), &settings(), 6, 1, &|| {});
+        assert_eq!(records.len(), 6);
+        assert_eq!(stats.games, 6);
+        assert!(stats.net_evals > 0 && stats.samples > 0);
+        for r in &records {
+            let mut s = Connect4::new();
+            assert_eq!(r.actions.len(), r.targets.len());
+            for (a, t) in r.actions.iter().zip(&r.targets) {
+                if let Some(t) = t {
+                    let sum: f32 = t.policy.iter().map(|p| p.1).sum();
+                    assert!((sum - 1.0).abs() < 1e-4);
+                    assert!(t.policy.iter().all(|&(pa, _)| s.is_legal(pa)));
+                }
+                assert!(s.is_legal(*a));
+                s.apply(*a);
+            }
+            assert!(s.is_terminal());
+            assert_eq!(s.utilities(), r.utilities);
+        }
+    }
+
+    #[test]
+    fn search_finds_immediate_wins_in_self_play_targets() {
+        // With a zero net the search alone must put most target mass on a winning move.
+        let mut state = Connect4::new();
+        for a in [0, 1, 0, 1, 0, 1] {
+            state.apply(a);
+        }
+        let mut slot: Slot<Connect4> = Slot::new(0, &MctsConfig::puct());
+        slot.state = state.clone();
+        slot.mcts.reset(state);
+        let mut s = settings();
+        s.full_search_prob = 1.0;
+        s.full_playouts = 32;
+        let net = zero_net();
+        let mut rng = Rng::new(3);
+        let mut logits = vec![0.0; 10];
+        let mut f = vec![0.0; Connect4::NUM_FEATURES];
+        let record = loop {
+            match slot.step(&s, &mut rng) {
+                Step::NeedsEval => {
+                    let (leaf, legal, _) = slot.mcts.pending_leaf().unwrap();
+                    f.fill(0.0);
+                    leaf.encode(&mut f);
+                    let v = net.forward(&f, &mut Scratch::default(), &mut logits);
+                    let mut p = vec![0.0; legal.len()];
+                    legal_softmax(&logits, legal, &mut p);
+                    let mover = leaf.to_move();
+                    slot.mcts.expand_leaf(&p, seat_values(mover, v));
+                }
+                Step::GameOver(record) => break record,
+            }
+        };
+        assert_eq!(record.actions, vec![0], "plays the vertical win, which ends the game");
+        assert_eq!(record.utilities, [1.0, -1.0]);
+        let target = record.targets[0].as_ref().unwrap();
+        let win = target.policy.iter().find(|p| p.0 == 0).unwrap().1;
+        assert!(win > 0.5, "{target:?}");
+    }
+}

@@ -1,0 +1,112 @@
+//! `cupzero arena`: checkpoints and baselines head to head, in-process.
+
+use crate::GameName;
+use anyhow::{bail, Result};
+use bots::connect4::Connect4;
+use bots::encode::Encode;
+use clap::Args;
+use selfplay::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec, Sprt, SprtOutcome};
+use selfplay::train::load_weights;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    pub game: GameName,
+    /// Player A: a weights file (.czw), `uct` or `random`.
+    #[arg(long)]
+    pub a: String,
+    /// Player B: a weights file (.czw), `uct` or `random`.
+    #[arg(long)]
+    pub b: String,
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Thinking time per move for both players, in milliseconds.
+    #[arg(long, conflicts_with = "playouts")]
+    pub move_ms: Option<u64>,
+    /// Playouts per move for both players.
+    #[arg(long)]
+    pub playouts: Option<u64>,
+    /// Playouts per move for B only (overrides --playouts / --move-ms for B).
+    #[arg(long)]
+    pub b_playouts: Option<u64>,
+    /// Stop early by SPRT: "ELO0,ELO1" (alpha = beta = 0.05), e.g. "0,30".
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Games at once (default: the number of cores).
+    #[arg(long)]
+    pub parallel: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn player<G: Encode>(spec: &str) -> Result<PlayerSpec> {
+    Ok(match spec {
+        "uct" => PlayerSpec::Uct,
+        "random" => PlayerSpec::Random,
+        path => {
+            let net = load_weights::<G>(Path::new(path))?;
+            net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+            PlayerSpec::Net { label: path.to_string(), net: Arc::new(net) }
+        }
+    })
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt> {
+    let parts: Vec<f64> = text.split(',').map(|p| p.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| anyhow::anyhow!("--sprt expects two numbers \"ELO0,ELO1\", got {text:?}"))?;
+    match parts.as_slice() {
+        [e0, e1] if e1 > e0 => Ok(Sprt { elo0: *e0, elo1: *e1, alpha: 0.05, beta: 0.05 }),
+        _ => bail!("--sprt expects \"ELO0,ELO1\" with ELO1 > ELO0, got {text:?}"),
+    }
+}
+
+pub fn run(args: ArenaArgs) -> Result<()> {
+    match args.game {
+        GameName::Connect4 => run_game::<Connect4>(&args),
+    }
+}
+
+fn run_game<G: Encode>(args: &ArenaArgs) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let limit = match (args.move_ms, args.playouts) {
+        (Some(0), _) | (_, Some(0)) => bail!("--move-ms and --playouts must be positive"),
+        (Some(ms), _) => MoveLimit::Time(Duration::from_millis(ms)),
+        (None, Some(n)) => MoveLimit::Playouts(n),
+        (None, None) => MoveLimit::Time(Duration::from_millis(100)),
+    };
+    let b_limit = match args.b_playouts {
+        Some(0) => bail!("--b-playouts must be positive"),
+        Some(n) => MoveLimit::Playouts(n),
+        None => limit,
+    };
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let players = [player::<G>(&args.a)?, player::<G>(&args.b)?];
+    let parallel = args.parallel.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let config = ArenaConfig { games: args.games, parallel, limits: [limit, b_limit], seed: args.seed, sprt };
+    let summary = run_arena::<G>(&players, &config, &mut |_, s| {
+        eprint!("\r{} games: A {}-{}-{} (W-D-L)   ", s.stats.games(), s.stats.wins, s.stats.draws, s.stats.losses);
+        let _ = std::io::stderr().flush();
+    });
+    eprintln!();
+    let mean = summary.mean_points();
+    println!("A = {}\nB = {}", players[0].label(), players[1].label());
+    println!("limits: A {:?}, B {:?}", config.limits[0], config.limits[1]);
+    println!("A: {}", summary.stats.describe());
+    println!("A as seat 0: {}\nA as seat 1: {}", summary.by_seat[0].describe(), summary.by_seat[1].describe());
+    println!("mean points: A {:.2}, B {:.2}", mean[0], mean[1]);
+    println!("playouts per move: A {:.0}, B {:.0}", summary.playouts_per_move[0], summary.playouts_per_move[1]);
+    if let Some(outcome) = summary.sprt {
+        let s = sprt.unwrap();
+        match outcome {
+            SprtOutcome::H1 => println!("SPRT: H1 accepted (A is at least {:+} Elo stronger)", s.elo1),
+            SprtOutcome::H0 => println!("SPRT: H0 accepted (A is not {:+} Elo stronger)", s.elo1),
+        }
+    } else if sprt.is_some() {
+        println!("SPRT: undecided after {} games", summary.stats.games());
+    }
+    Ok(())
+}

@@ -1,0 +1,85 @@
+//! `cupzero train`: the self-play training loop on a run directory.
+
+use crate::GameName;
+use anyhow::{Context, Result};
+use bots::connect4::Connect4;
+use clap::Args;
+use selfplay::config::TrainConfig;
+use selfplay::train::{train, IterationMetrics, RunState, TrainObserver};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    pub game: GameName,
+    /// TOML file with settings (see `cupzero train-config` for every key and its default).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Run directory (default: runs/<game>). An existing run there is resumed.
+    #[arg(long)]
+    pub run_dir: Option<PathBuf>,
+    /// Train until this many iterations in total (default: the config's; 0 = until stopped).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct TrainConfigArgs {}
+
+struct Printer {
+    bars: bool,
+}
+
+impl TrainObserver for Printer {
+    fn resumed(&mut self, state: &RunState) {
+        eprintln!("resuming after iteration {} ({} games, {:.0} s so far)", state.iteration, state.games, state.seconds);
+    }
+
+    fn iteration_done(&mut self, m: &IterationMetrics) {
+        let eval = match (m.eval_score, m.eval_elo) {
+            (Some(s), Some(e)) => format!(", eval {:.0}% ({e:+.0} Elo)", 100.0 * s),
+            (Some(s), None) => format!(", eval {:.0}%", 100.0 * s),
+            _ => String::new(),
+        };
+        eprintln!(
+            "iter {:>4}: {} games ({:.1}/s, {:.0} evals/s), {} samples, replay {}, {} steps, loss policy {:.3} value {:.3}{eval}",
+            m.iteration,
+            m.games,
+            m.games_per_second,
+            m.net_evals_per_second,
+            m.samples_added,
+            m.replay_size,
+            m.train_steps,
+            m.policy_loss,
+            m.value_loss
+        );
+    }
+
+    fn show_progress(&self) -> bool {
+        self.bars
+    }
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    let requested = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Some(TrainConfig::from_toml(&text).map_err(anyhow::Error::msg).with_context(|| format!("invalid config {}", path.display()))?)
+        }
+        None => None,
+    };
+    let name = crate::game_id(args.game);
+    let run_dir = args.run_dir.unwrap_or_else(|| PathBuf::from("runs").join(name));
+    eprintln!("training {name} in {} (metrics.csv, progress.svg, weights.czw); Ctrl-C stops, rerunning resumes", run_dir.display());
+    let mut printer = Printer { bars: std::io::stderr().is_terminal() };
+    let state = match args.game {
+        GameName::Connect4 => train::<Connect4>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
+    };
+    println!("{} iterations, {} games, {} samples, {:.0} s; weights: {}", state.iteration, state.games, state.samples, state.seconds, run_dir.join("weights.czw").display());
+    Ok(())
+}
+
+pub fn print_default_config(_: TrainConfigArgs) -> Result<()> {
+    print!("{}", TrainConfig::default().to_toml());
+    Ok(())
+}

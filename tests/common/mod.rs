@@ -1,0 +1,64 @@
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_cupzero")
+}
+
+pub fn data(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path)
+}
+
+/// Runs cupzero with `args`, feeding `stdin`.
+pub fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(exe())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cupzero");
+    let mut input = child.stdin.take().unwrap();
+    // The bot may exit before reading everything (on garbage); ignore a broken pipe.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    child.wait_with_output().expect("wait for cupzero")
+}
+
+/// One seat's transcript: the text it read, and its answers, turn by turn.
+pub struct Transcript {
+    /// Lines read before each answer (the first block includes the ids line).
+    pub turns: Vec<Vec<String>>,
+    pub answers: Vec<String>,
+}
+
+pub fn read_transcript(path: &Path) -> Transcript {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut turns = vec![];
+    let mut answers = vec![];
+    let mut block = vec![];
+    for line in text.lines() {
+        if let Some(input) = line.strip_prefix("> ") {
+            block.push(input.to_string());
+        } else if let Some(output) = line.strip_prefix("< ") {
+            turns.push(std::mem::take(&mut block));
+            answers.push(output.to_string());
+        } else {
+            panic!("{}: unexpected line {line:?}", path.display());
+        }
+    }
+    assert!(block.is_empty(), "input after the last answer");
+    Transcript { turns, answers }
+}
+
+/// Asserts the process failed cleanly: non-zero exit, one stderr line, no panic.
+pub fn assert_clean_error(out: &Output, expected_fragment: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "exit status {:?}", out.status);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "stderr should be one line: {stderr:?}");
+    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{stderr}");
+    assert!(stderr.contains(expected_fragment), "{stderr:?} should mention {expected_fragment:?}");
+}
