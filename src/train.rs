@@ -7,7 +7,7 @@ use clap::Args;
 use selfplay::config::TrainConfig;
 use selfplay::train::{train, IterationMetrics, RunState, TrainObserver};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -31,8 +31,11 @@ struct Printer {
 }
 
 impl TrainObserver for Printer {
-    fn resumed(&mut self, state: &RunState) {
-        eprintln!("resuming after iteration {} ({} games, {:.0} s so far)", state.iteration, state.games, state.seconds);
+    fn started(&mut self, run_dir: &Path, resumed: Option<&RunState>) {
+        eprintln!("training in {} (metrics.csv, progress.svg, weights.czw); Ctrl-C stops, running again resumes", run_dir.display());
+        if let Some(state) = resumed {
+            eprintln!("resuming after iteration {} ({} games, {:.0} s so far)", state.iteration, state.games, state.seconds);
+        }
     }
 
     fn iteration_done(&mut self, m: &IterationMetrics) {
@@ -70,7 +73,6 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     let name = crate::game_id(args.game);
     let run_dir = args.run_dir.unwrap_or_else(|| PathBuf::from("runs").join(name));
-    eprintln!("training {name} in {} (metrics.csv, progress.svg, weights.czw); Ctrl-C stops, rerunning resumes", run_dir.display());
     let mut printer = Printer { bars: std::io::stderr().is_terminal() };
     let state = match args.game {
         GameName::Connect4 => train::<Connect4>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,

@@ -33,6 +33,9 @@ pub struct OptimConfig {
     pub decay_every: u64,
     #[config(default = 0.5)]
     pub decay_factor: f64,
+    /// The decay never takes the learning rate below this.
+    #[config(default = 1e-4)]
+    pub min_learning_rate: f64,
     /// Decoupled (AdamW) weight decay.
     #[config(default = 1e-4)]
     pub weight_decay: f32,
@@ -45,7 +48,7 @@ impl OptimConfig {
     pub fn learning_rate_at(&self, step: u64) -> f64 {
         let warm = ((step + 1) as f64 / self.warmup_steps.max(1) as f64).min(1.0);
         let decays = if self.decay_every == 0 { 0 } else { step / self.decay_every };
-        self.learning_rate * warm * self.decay_factor.powi(decays as i32)
+        warm * (self.learning_rate * self.decay_factor.powi(decays.min(i32::MAX as u64) as i32)).max(self.min_learning_rate.min(self.learning_rate))
     }
 }
 
@@ -331,5 +334,6 @@ mod tests {
         assert!((c.learning_rate_at(0) - 1e-4).abs() < 1e-12);
         assert!((c.learning_rate_at(50) - 1e-3).abs() < 1e-12);
         assert!((c.learning_rate_at(150) - 5e-4).abs() < 1e-12);
+        assert!((c.learning_rate_at(100_000) - 1e-4).abs() < 1e-12, "floored");
     }
 }

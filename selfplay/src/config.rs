@@ -56,6 +56,8 @@ pub struct TrainingSection {
     /// Multiply the learning rate by `decay_factor` every `decay_every` steps (0 = never).
     pub decay_every: u64,
     pub decay_factor: f64,
+    /// The decay stops at this learning rate.
+    pub min_learning_rate: f64,
     pub weight_decay: f32,
     pub value_loss_weight: f32,
     /// Times each new sample is drawn for training, on average.
@@ -105,8 +107,8 @@ impl Default for SelfPlaySection {
         SelfPlaySection {
             games_per_iteration: 400,
             games_in_flight: 32,
-            full_playouts: 64,
-            fast_playouts: 16,
+            full_playouts: 96,
+            fast_playouts: 24,
             full_search_prob: 0.5,
             gumbel_considered: g.considered,
             c_visit: g.c_visit,
@@ -125,12 +127,13 @@ impl Default for TrainingSection {
             batch_size: 256,
             learning_rate: 2e-3,
             warmup_steps: 200,
-            decay_every: 0,
+            decay_every: 20_000,
             decay_factor: 0.5,
+            min_learning_rate: 2.5e-4,
             weight_decay: 1e-4,
             value_loss_weight: 1.0,
-            sample_reuse: 4.0,
-            replay_window: 150_000,
+            sample_reuse: 6.0,
+            replay_window: 200_000,
             min_replay: 2_000,
         }
     }
@@ -144,7 +147,14 @@ impl Default for EvalSection {
 
 impl TrainConfig {
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        let config: TrainConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        let config: TrainConfig = toml::from_str(text).map_err(|e| {
+            // toml's own message draws the line with a caret over several lines: keep one.
+            let place = e.span().map(|span| {
+                let before = &text[..span.start.min(text.len())];
+                format!("line {}, column {}: ", before.matches('\n').count() + 1, before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1)
+            });
+            format!("{}{}", place.unwrap_or_default(), e.message().trim())
+        })?;
         config.validate()?;
         Ok(config)
     }
@@ -197,6 +207,7 @@ impl TrainConfig {
             warmup_steps: t.warmup_steps,
             decay_every: t.decay_every,
             decay_factor: t.decay_factor,
+            min_learning_rate: t.min_learning_rate,
             weight_decay: t.weight_decay,
             value_loss_weight: t.value_loss_weight,
         }
@@ -217,7 +228,8 @@ mod tests {
     #[test]
     fn unknown_keys_and_bad_values_are_rejected() {
         let err = TrainConfig::from_toml("[selfplay]\nfull_playout = 3\n").unwrap_err();
-        assert!(err.contains("full_playout"), "{err}");
+        assert!(err.starts_with("line 2, column 1: unknown field `full_playout`"), "{err}");
+        assert!(!err.contains('\n'), "one line: {err}");
         let err = TrainConfig::from_toml("[training]\nlearning_rate = 5.0\n").unwrap_err();
         assert!(err.contains("learning_rate"), "{err}");
         let partial = TrainConfig::from_toml("iterations = 3\n[net]\nhidden = [32]\n").unwrap();

@@ -152,7 +152,8 @@ fn read_games(path: &Path) -> Result<Vec<GameRecord>, TrainError> {
 
 /// Receives progress as the loop runs (the CLI prints it; tests stay quiet).
 pub trait TrainObserver {
-    fn resumed(&mut self, _state: &RunState) {}
+    /// The run is accepted and about to train; `resumed` holds the state of a resumed run.
+    fn started(&mut self, _run_dir: &Path, _resumed: Option<&RunState>) {}
     fn iteration_done(&mut self, _metrics: &IterationMetrics) {}
     /// Whether to draw progress bars.
     fn show_progress(&self) -> bool {
@@ -201,13 +202,14 @@ pub fn train<G: Encode>(
         Some(state) => {
             let trainer = Trainer::load(&dir.root.join(&state.checkpoint), config.optim_config(), state.step)?;
             let history = read_metrics(&dir.path("metrics.jsonl"), state.iteration)?;
-            observer.resumed(&state);
+            observer.started(&dir.root, Some(&state));
             (trainer, state, history)
         }
         None => {
             dir.write("config.toml", config.to_toml().as_bytes())?;
             let trainer = Trainer::new(net_config, config.optim_config(), config.seed);
             let state = RunState { game: G::NAME.to_string(), ..Default::default() };
+            observer.started(&dir.root, None);
             (trainer, state, Vec::new())
         }
     };
