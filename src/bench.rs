@@ -3,8 +3,9 @@
 use crate::GameName;
 use anyhow::{bail, Result};
 use bots::connect4::Connect4;
-use bots::game::{apply_texts, perft as count, ActionList, Game};
-use bots::mcts::{Mcts, MctsConfig, RolloutEvaluator, SearchLimits};
+use bots::game::{ActionList, Game};
+use bots::tools::{apply_texts, perft as count, RolloutEvaluator};
+use bots::mcts::{Mcts, MctsConfig, SearchLimits};
 use bots::rng::Rng;
 use clap::Args;
 use std::time::{Duration, Instant};

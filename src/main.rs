@@ -2,6 +2,8 @@
 
 mod arena;
 mod bench;
+mod bundle;
+mod export;
 mod judge;
 mod play;
 mod train;
@@ -28,6 +30,8 @@ enum Command {
     TrainConfig(train::TrainConfigArgs),
     /// Play checkpoints and baselines against each other in-process.
     Arena(arena::ArenaArgs),
+    /// Write a single-file, std-only bot with embedded weights for a contest platform.
+    Export(export::ExportArgs),
     /// Count positions N actions ahead (move generator check).
     Perft(bench::PerftArgs),
     /// Measure random playouts/s and the UCT bot's search speed.
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::Train(args) => train::run(args),
         Command::TrainConfig(args) => train::print_default_config(args),
         Command::Arena(args) => arena::run(args),
+        Command::Export(args) => export::run(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),
     };

@@ -1,15 +1,17 @@
-//! `cupzero play`: a bot on the contest protocol.
+//! `cupzero play`: a bot on the contest protocol (the same code an exported bot runs).
 
 use crate::GameName;
-use anyhow::{bail, Result};
-use bots::agent::{Agent, RandomAgent, SearchAgent};
-use bots::connect4::{self, Connect4};
-use bots::mcts::{MctsConfig, RolloutEvaluator};
+use anyhow::{bail, Context, Result};
+use bots::agent::{Agent, SearchAgent};
+use bots::bot::{net_agent, run_bot, Contest};
+use bots::connect4::Connect4;
+use bots::mcts::MctsConfig;
+use bots::tools::{RandomAgent, RolloutEvaluator};
+use bots::nn::Mlp;
 use bots::rng::Rng;
-use bots::time::{Clock, Safety, TimeManager};
+use bots::time::Safety;
 use clap::{Args, ValueEnum};
-use std::io::{self, BufReader};
-use std::time::Duration;
+use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Engine {
@@ -17,6 +19,8 @@ pub enum Engine {
     Uct,
     /// Uniformly random legal moves.
     Random,
+    /// PUCT guided by a net (needs --weights), exactly as an exported bot plays.
+    Net,
 }
 
 #[derive(Args, Debug)]
@@ -24,6 +28,9 @@ pub struct PlayArgs {
     pub game: GameName,
     #[arg(long, value_enum, default_value = "uct")]
     pub engine: Engine,
+    /// Weights file (.czw) for `--engine net`.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
     /// Stop each search after this many playouts (the clock still applies).
     #[arg(long)]
     pub playouts: Option<u64>,
@@ -46,12 +53,9 @@ pub struct PlayArgs {
 
 /// The checked settings of a `play` run.
 struct PlayConfig {
-    engine: Engine,
-    playouts: Option<u64>,
     safety: Safety,
     time_scale: f64,
     seed: u64,
-    quiet: bool,
 }
 
 impl TryFrom<&PlayArgs> for PlayConfig {
@@ -66,37 +70,42 @@ impl TryFrom<&PlayArgs> for PlayConfig {
         if a.playouts == Some(0) {
             bail!("--playouts must be at least 1");
         }
+        match (a.engine, &a.weights) {
+            (Engine::Net, None) => bail!("--engine net needs --weights FILE"),
+            (Engine::Uct | Engine::Random, Some(_)) => bail!("--weights goes with --engine net"),
+            _ => {}
+        }
         Ok(PlayConfig {
-            engine: a.engine,
-            playouts: a.playouts,
             safety: Safety::new(a.margin_frac, a.margin_ms),
             time_scale: a.time_scale,
             seed: a.seed.unwrap_or_else(|| Rng::from_entropy().next_u64()),
-            quiet: a.quiet,
         })
     }
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    let config = PlayConfig::try_from(&args)?;
     match args.game {
-        GameName::Connect4 => {
-            let scale = |ms: u64| Duration::from_secs_f64(ms as f64 / 1000.0 * config.time_scale);
-            let clock = Clock::PerTurn { first: scale(1000), rest: scale(100) };
-            let mut time = TimeManager::new(clock, config.safety);
-            let mut agent: Box<dyn Agent<Connect4>> = match config.engine {
-                Engine::Uct => Box::new(SearchAgent::new(
-                    Connect4::new(),
-                    MctsConfig::uct(),
-                    RolloutEvaluator::new(config.seed),
-                    config.playouts,
-                )),
-                Engine::Random => Box::new(RandomAgent::new(config.seed)),
-            };
-            let stdin = io::stdin();
-            let mut log: Box<dyn io::Write> = if config.quiet { Box::new(io::sink()) } else { Box::new(io::stderr()) };
-            connect4::protocol::run(BufReader::new(stdin.lock()), io::stdout().lock(), &mut agent, &mut time, &mut log)?;
-        }
+        GameName::Connect4 => play::<Connect4>(&args),
     }
+}
+
+fn play<G: Contest>(args: &PlayArgs) -> Result<()> {
+    let config = PlayConfig::try_from(args)?;
+    let start = G::new_game(&mut Rng::new(0));
+    let mut agent: Box<dyn Agent<G>> = match args.engine {
+        Engine::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(config.seed), args.playouts)),
+        Engine::Random => Box::new(RandomAgent::new(config.seed)),
+        Engine::Net => {
+            let path = args.weights.as_ref().expect("checked");
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let agent = net_agent::<G>(net).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            match args.playouts {
+                Some(_) => bail!("--playouts is not available with --engine net: the bot plays on the clock"),
+                None => agent,
+            }
+        }
+    };
+    run_bot::<G>(&mut *agent, config.safety, config.time_scale, args.quiet)?;
     Ok(())
 }

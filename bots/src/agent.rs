@@ -1,9 +1,8 @@
-//! Players that pick actions: the search bot and the random baseline. Protocol loops and the
-//! arena drive any of them through [`Agent`].
+//! Players that pick actions: the search bot here, the baselines in `tools`. Protocol loops
+//! and the arena drive any of them through [`Agent`].
 
 use crate::game::{Action, ActionList, Game};
 use crate::mcts::{Evaluator, Mcts, MctsConfig, SearchLimits, SearchStats};
-use crate::rng::Rng;
 use std::time::Instant;
 
 pub trait Agent<G: Game> {
@@ -19,25 +18,6 @@ pub trait Agent<G: Game> {
     /// Playouts spent on the last decision, for agents that search.
     fn last_playouts(&self) -> Option<u64> {
         None
-    }
-}
-
-/// Uniformly random legal actions.
-pub struct RandomAgent {
-    rng: Rng,
-}
-
-impl RandomAgent {
-    pub fn new(seed: u64) -> Self {
-        RandomAgent { rng: Rng::new(seed) }
-    }
-}
-
-impl<G: Game> Agent<G> for RandomAgent {
-    fn choose(&mut self, state: &G, _deadline: Option<Instant>) -> Action {
-        let mut list = ActionList::new();
-        state.legal_actions(&mut list);
-        list[self.rng.below(list.len())]
     }
 }
 

@@ -32,7 +32,7 @@
 //!    single action (the protocol codec of each game builds its lines from them).
 //!
 //! Then add the perft counts of the start position to `bots/tests/data/<game>.perft` and run
-//! the generic invariant tests over random playouts (see `bots/tests/`).
+//! the generic invariant tests over random playouts (see `bots/tests/`; `tools::perft`).
 
 use crate::rng::Rng;
 use std::fmt;
@@ -163,50 +163,4 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.legal_actions(&mut list);
         list.contains(action)
     }
-}
-
-/// Number of leaf positions exactly `depth` actions from `state` (terminal positions reached
-/// earlier count for nothing). The classic move-generator check, generic over games.
-pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut list = ActionList::new();
-    state.legal_actions(&mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
-    list.iter()
-        .map(|&a| {
-            let mut next = state.clone();
-            next.apply(a);
-            perft(&next, depth - 1)
-        })
-        .sum()
-}
-
-/// Plays uniformly random legal actions until the game ends; returns the final state.
-pub fn random_playout<G: Game>(mut state: G, rng: &mut Rng) -> G {
-    let mut list = ActionList::new();
-    while !state.is_terminal() {
-        state.legal_actions(&mut list);
-        let a = list[rng.below(list.len())];
-        state.apply(a);
-    }
-    state
-}
-
-/// Applies a sequence of action texts from `state`, checking each for legality.
-pub fn apply_texts<G: Game>(state: &mut G, texts: &[&str]) -> Result<(), String> {
-    for (i, text) in texts.iter().enumerate() {
-        let a = G::parse_action(text).map_err(|e| e.to_string())?;
-        if state.is_terminal() {
-            return Err(format!("action {} ({text}) played after the game ended", i + 1));
-        }
-        if !state.is_legal(a) {
-            return Err(format!("action {} ({text}) is illegal here", i + 1));
-        }
-        state.apply(a);
-    }
-    Ok(())
 }

@@ -3,12 +3,15 @@
 //! game's worth) into a single `.rs` file.
 
 pub mod agent;
+pub mod bot;
 pub mod connect4;
 pub mod encode;
 pub mod game;
 pub mod mcts;
 pub mod net_eval;
 pub mod nn;
+pub mod nn_write;
 pub mod protocol;
 pub mod rng;
 pub mod time;
+pub mod tools;

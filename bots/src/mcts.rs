@@ -11,8 +11,7 @@
 //!   self-play can batch the leaves of many trees into one net call; [`Mcts::search`] is the
 //!   plain loop around them.
 
-use crate::game::{random_playout, Action, ActionList, Game, NUM_PLAYERS};
-use crate::rng::Rng;
+use crate::game::{Action, ActionList, Game, NUM_PLAYERS};
 use std::time::{Duration, Instant};
 
 /// Utilities of both seats, each in `[-1, 1]`.
@@ -26,34 +25,6 @@ pub trait Evaluator<G: Game> {
     /// Writes a non-negative weight for each `legal[i]` into `priors[i]` (they are normalised by
     /// the caller) and returns the expected utility of `state` for each seat.
     fn evaluate(&mut self, state: &G, legal: &[Action], priors: &mut [f32]) -> Values;
-}
-
-/// Uniform priors, value 0: search driven by terminal positions alone (for tests).
-pub struct UniformEvaluator;
-
-impl<G: Game> Evaluator<G> for UniformEvaluator {
-    fn evaluate(&mut self, _: &G, _: &[Action], priors: &mut [f32]) -> Values {
-        priors.fill(1.0);
-        [0.0; NUM_PLAYERS]
-    }
-}
-
-/// Uniform priors, value = the result of one uniformly random playout (classic UCT).
-pub struct RolloutEvaluator {
-    rng: Rng,
-}
-
-impl RolloutEvaluator {
-    pub fn new(seed: u64) -> Self {
-        RolloutEvaluator { rng: Rng::new(seed) }
-    }
-}
-
-impl<G: Game> Evaluator<G> for RolloutEvaluator {
-    fn evaluate(&mut self, state: &G, _: &[Action], priors: &mut [f32]) -> Values {
-        priors.fill(1.0);
-        random_playout(state.clone(), &mut self.rng).utilities()
-    }
 }
 
 /// How a node chooses which child to descend into.
@@ -440,17 +411,6 @@ impl<G: Game> Mcts<G> {
         self.backup(values, false);
     }
 
-    /// Mixes noise into the root priors (self-play exploration): `prior = (1-w) prior + w noise`.
-    /// The root must be expanded (search it once first).
-    pub fn add_root_noise(&mut self, noise: &[f32], weight: f32) {
-        let root = &self.nodes[0];
-        let range = root.first_edge as usize..(root.first_edge + root.num_edges) as usize;
-        assert_eq!(noise.len(), range.len(), "one noise value per root action");
-        for (e, &n) in self.edges[range].iter_mut().zip(noise) {
-            e.prior = (1.0 - weight) * e.prior + weight * n;
-        }
-    }
-
     pub fn root_expanded(&self) -> bool {
         self.nodes[0].kind == Kind::Expanded
     }
@@ -547,7 +507,7 @@ impl<G: Game> Mcts<G> {
                     return true;
                 }
                 Some(v) => {
-                    if best.is_none_or(|b| v[mover] > b[mover]) {
+                    if best.map_or(true, |b| v[mover] > b[mover]) {
                         best = Some(v);
                     }
                 }
@@ -565,7 +525,8 @@ impl<G: Game> Mcts<G> {
 mod tests {
     use super::*;
     use crate::connect4::Connect4;
-    use crate::game::apply_texts;
+    use crate::rng::Rng;
+    use crate::tools::{apply_texts, RolloutEvaluator, UniformEvaluator};
 
     fn c4(moves: &str) -> Connect4 {
         let mut s = Connect4::new();

@@ -6,12 +6,21 @@
 //!
 //! File layout, all little-endian:
 //! ```text
-//! magic "CZNN" | format version u16 | game name: u8 length + bytes | dtype u8
-//! | num_features u32 | num_actions u32 | hidden layer count u8 | hidden widths u32...
-//! | payload: for each layer (hidden..., policy, value): weights [inputs][outputs], then biases
+//! magic "CZNN" | format version u16 | game name: u8 length + bytes | storage of the hidden
+//! layers (2 bytes, as below) | num_features u32 | num_actions u32 | hidden layer count u8
+//! | hidden widths u32...
+//! | payload: for each layer (hidden..., policy, value): storage (kind u8, bits u8), then
+//! |   f32 (0, 32): weights [inputs][outputs] f32, biases f32
+//! |   f16 (1, 16): weights [inputs][outputs] as IEEE half, biases f32
+//! |   int (2, B):  one f32 scale per output, then the weights [inputs][outputs] as B-bit two's
+//! |                complement integers packed LSB first (w = q * scale[output], |q| < 2^(B-1)),
+//! |                padded to a byte, then biases f32
 //! | FNV-1a 64 checksum of everything before it (u64)
 //! ```
 //! Weights are stored input-major so that a sparse input row adds one contiguous weight row.
+//! Quantised weights are turned back into f32 when loaded: the forward pass is the same for
+//! every storage type, only the file (and the exported bot) is smaller. Writing lives in
+//! `nn_write`, which submissions do not need.
 
 use std::fmt;
 
@@ -20,19 +29,102 @@ pub const FORMAT_VERSION: u16 = 1;
 /// Outputs of the value head.
 pub const VALUE_OUTPUTS: usize = 2;
 
-/// How the payload's numbers are stored.
+/// How a layer's weights are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DType {
-    F32 = 0,
+pub enum Storage {
+    F32,
+    F16,
+    /// Symmetric integers of `bits` bits (2..=16), one scale per output unit
+    /// (`max |w| / (2^(bits-1) - 1)`).
+    Int { bits: u8 },
 }
 
-impl DType {
-    fn from_u8(v: u8) -> Option<Self> {
-        match v {
-            0 => Some(DType::F32),
+impl Storage {
+    pub fn tag(self) -> [u8; 2] {
+        match self {
+            Storage::F32 => [0, 32],
+            Storage::F16 => [1, 16],
+            Storage::Int { bits } => [2, bits],
+        }
+    }
+
+    pub fn from_tag(tag: [u8; 2]) -> Option<Self> {
+        match tag {
+            [0, 32] => Some(Storage::F32),
+            [1, 16] => Some(Storage::F16),
+            [2, bits] if (2..=16).contains(&bits) => Some(Storage::Int { bits }),
             _ => None,
         }
     }
+
+    /// Largest integer magnitude of `Int` storage.
+    pub fn int_max(bits: u8) -> i32 {
+        (1 << (bits - 1)) - 1
+    }
+}
+
+/// Largest finite half-precision value.
+pub const F16_MAX: f32 = 65504.0;
+
+/// IEEE half to f32 (exact).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h & 0x8000) as u32) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = if exp == 0 {
+        if mant == 0 {
+            sign
+        } else {
+            let (mut e, mut m) = (127 - 15 + 1, mant);
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | (e << 23) | ((m & 0x3ff) << 13)
+        }
+    } else if exp == 0x1f {
+        sign | 0x7f80_0000 | (mant << 13)
+    } else {
+        sign | ((exp + 127 - 15) << 23) | (mant << 13)
+    };
+    f32::from_bits(bits)
+}
+
+/// The 93 printable ASCII characters that need no escape in a Rust string literal.
+pub fn text_alphabet() -> Vec<u8> {
+    (0x20u8..=0x7e).filter(|&c| c != b'"' && c != b'\\').collect()
+}
+
+/// Reads what `nn_write::bytes_to_text` wrote.
+pub fn text_to_bytes(text: &str) -> Result<Vec<u8>, WeightsError> {
+    let mut index = [u8::MAX; 128];
+    for (i, &c) in text_alphabet().iter().enumerate() {
+        index[c as usize] = i as u8;
+    }
+    let (count, body) = text.split_once(':').ok_or(WeightsError::BadText)?;
+    let count: usize = count.trim().parse().map_err(|_| WeightsError::BadText)?;
+    let mut digits = body.bytes().filter(|&c| c != b'\n' && c != b'\r');
+    let mut out = Vec::with_capacity(count);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    while out.len() < count {
+        let (lo, hi) = match (digits.next(), digits.next()) {
+            (Some(a), Some(b)) => (a, b),
+            _ => return Err(WeightsError::Truncated),
+        };
+        let digit = |c: u8| index.get(c as usize).copied().filter(|&d| d != u8::MAX).ok_or(WeightsError::BadText);
+        let v = digit(lo)? as u32 + 93 * digit(hi)? as u32;
+        if v >= 1 << 13 {
+            return Err(WeightsError::BadText);
+        }
+        acc |= v << bits;
+        bits += 13;
+        while bits >= 8 && out.len() < count {
+            out.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,8 +132,9 @@ pub enum WeightsError {
     NotAWeightFile,
     UnsupportedVersion { found: u16 },
     WrongGame { found: String, expected: String },
-    UnknownDType(u8),
+    UnknownStorage([u8; 2]),
     Truncated,
+    BadText,
     ChecksumMismatch,
     ShapeMismatch(String),
 }
@@ -55,8 +148,9 @@ impl fmt::Display for WeightsError {
                 "weight format version {found} is not supported (this build reads version {FORMAT_VERSION}); re-export the checkpoint with this cupzero"
             ),
             WeightsError::WrongGame { found, expected } => write!(f, "these weights are for {found:?}, not {expected:?}"),
-            WeightsError::UnknownDType(d) => write!(f, "unknown weight storage type {d}"),
+            WeightsError::UnknownStorage(t) => write!(f, "unknown weight storage {t:?}"),
             WeightsError::Truncated => write!(f, "weight file is truncated"),
+            WeightsError::BadText => write!(f, "embedded weight text is damaged (unexpected character or length)"),
             WeightsError::ChecksumMismatch => write!(f, "weight file is corrupt (checksum mismatch)"),
             WeightsError::ShapeMismatch(why) => write!(f, "weights do not fit this game: {why}"),
         }
@@ -130,15 +224,7 @@ impl Mlp {
         self.policy.outputs
     }
 
-    pub fn hidden_widths(&self) -> Vec<usize> {
-        self.hidden.iter().map(|l| l.outputs).collect()
-    }
-
-    pub fn num_parameters(&self) -> usize {
-        self.layers().map(|l| l.weights.len() + l.bias.len()).sum()
-    }
-
-    fn layers(&self) -> impl Iterator<Item = &Dense> {
+    pub fn layers(&self) -> impl Iterator<Item = &Dense> {
         self.hidden.iter().chain([&self.policy, &self.value])
     }
 
@@ -178,30 +264,6 @@ impl Mlp {
         value.map(f32::tanh)
     }
 
-    /// Serialises the net in the compact format (f32 payload).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.push(self.game.len() as u8);
-        out.extend_from_slice(self.game.as_bytes());
-        out.push(DType::F32 as u8);
-        out.extend_from_slice(&(self.num_features() as u32).to_le_bytes());
-        out.extend_from_slice(&(self.num_actions() as u32).to_le_bytes());
-        out.push(self.hidden.len() as u8);
-        for l in &self.hidden {
-            out.extend_from_slice(&(l.outputs as u32).to_le_bytes());
-        }
-        for l in self.layers() {
-            for &v in l.weights.iter().chain(&l.bias) {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
-    }
-
     /// Reads the compact format, checking magic, version, game, shapes and checksum.
     pub fn from_bytes(bytes: &[u8], expected_game: &str) -> Result<Mlp, WeightsError> {
         if bytes.len() < 4 || &bytes[..4] != MAGIC {
@@ -225,15 +287,47 @@ impl Mlp {
         if game != expected_game {
             return Err(WeightsError::WrongGame { found: game, expected: expected_game.to_string() });
         }
-        let dtype = r.take::<1>()?[0];
-        DType::from_u8(dtype).ok_or(WeightsError::UnknownDType(dtype))?;
+        // The hidden layers' storage, for information; each layer names its own below.
+        let tag = r.take::<2>()?;
+        Storage::from_tag(tag).ok_or(WeightsError::UnknownStorage(tag))?;
         let num_features = r.u32()? as usize;
         let num_actions = r.u32()? as usize;
         let count = r.take::<1>()?[0] as usize;
         let widths = (0..count).map(|_| r.u32().map(|w| w as usize)).collect::<Result<Vec<_>, _>>()?;
         let mut read_layer = |inputs: usize, outputs: usize| -> Result<Dense, WeightsError> {
             let mut l = Dense::zeros(inputs, outputs);
-            for v in l.weights.iter_mut().chain(l.bias.iter_mut()) {
+            let tag = r.take::<2>()?;
+            match Storage::from_tag(tag).ok_or(WeightsError::UnknownStorage(tag))? {
+                Storage::F32 => {
+                    for v in l.weights.iter_mut() {
+                        *v = f32::from_le_bytes(r.take::<4>()?);
+                    }
+                }
+                Storage::F16 => {
+                    for v in l.weights.iter_mut() {
+                        *v = f16_to_f32(u16::from_le_bytes(r.take::<2>()?));
+                    }
+                }
+                Storage::Int { bits } => {
+                    let scales = (0..outputs).map(|_| r.take::<4>().map(f32::from_le_bytes)).collect::<Result<Vec<_>, _>>()?;
+                    let packed = r.slice((inputs * outputs * bits as usize + 7) / 8)?;
+                    let (mut acc, mut held, mut next) = (0u32, 0u32, 0usize);
+                    for (i, v) in l.weights.iter_mut().enumerate() {
+                        while held < bits as u32 {
+                            acc |= (packed[next] as u32) << held;
+                            next += 1;
+                            held += 8;
+                        }
+                        let raw = acc & ((1 << bits) - 1);
+                        acc >>= bits;
+                        held -= bits as u32;
+                        // Sign-extend the B-bit two's complement value.
+                        let q = ((raw << (32 - bits as u32)) as i32) >> (32 - bits as u32);
+                        *v = q as f32 * scales[i % outputs];
+                    }
+                }
+            }
+            for v in l.bias.iter_mut() {
                 *v = f32::from_le_bytes(r.take::<4>()?);
             }
             Ok(l)
@@ -287,21 +381,10 @@ impl Reader<'_> {
     }
 }
 
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
-
-    fn random_net(rng: &mut Rng) -> Mlp {
-        let mut dense = |i, o| {
-            let mut l = Dense::zeros(i, o);
-            for v in l.weights.iter_mut().chain(l.bias.iter_mut()) {
-                *v = rng.unit_f32() - 0.5;
-            }
-            l
-        };
-        Mlp { game: "connect4".into(), hidden: vec![dense(6, 5), dense(5, 4)], policy: dense(4, 3), value: dense(4, 2) }
-    }
 
     #[test]
     fn forward_matches_a_hand_computation() {
@@ -316,28 +399,5 @@ mod tests {
         let v = net.forward(&[2.0, 0.0], &mut Scratch::default(), &mut logits);
         assert_eq!(logits, [2.5, -1.5]);
         assert!((v[0] - 0.25f32.tanh()).abs() < 1e-7 && (v[1] + 0.25f32.tanh()).abs() < 1e-7);
-    }
-
-    #[test]
-    fn bytes_round_trip() {
-        let net = random_net(&mut Rng::new(1));
-        let bytes = net.to_bytes();
-        assert_eq!(Mlp::from_bytes(&bytes, "connect4").unwrap(), net);
-    }
-
-    #[test]
-    fn readers_name_the_problem() {
-        let net = random_net(&mut Rng::new(2));
-        let bytes = net.to_bytes();
-        assert_eq!(Mlp::from_bytes(b"nope", "connect4"), Err(WeightsError::NotAWeightFile));
-        assert!(matches!(Mlp::from_bytes(&bytes, "zuniq"), Err(WeightsError::WrongGame { .. })));
-        let mut corrupt = bytes.clone();
-        corrupt[40] ^= 1;
-        assert_eq!(Mlp::from_bytes(&corrupt, "connect4"), Err(WeightsError::ChecksumMismatch));
-        let mut future = bytes.clone();
-        future[4] = 9;
-        let err = Mlp::from_bytes(&future, "connect4").unwrap_err();
-        assert!(err.to_string().contains("version 9"), "{err}");
-        assert!(Mlp::from_bytes(&bytes[..bytes.len() - 20], "connect4").is_err());
     }
 }

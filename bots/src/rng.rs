@@ -68,42 +68,6 @@ impl Rng {
     pub fn unit_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
-
-    /// Gamma(alpha, 1) sample (Marsaglia-Tsang; boosted for alpha < 1), for Dirichlet noise.
-    pub fn gamma(&mut self, alpha: f64) -> f64 {
-        if alpha < 1.0 {
-            let u = self.unit_f64().max(1e-300);
-            return self.gamma(alpha + 1.0) * u.powf(1.0 / alpha);
-        }
-        let d = alpha - 1.0 / 3.0;
-        let c = 1.0 / (9.0 * d).sqrt();
-        loop {
-            let x = self.normal();
-            let v = 1.0 + c * x;
-            if v <= 0.0 {
-                continue;
-            }
-            let v = v * v * v;
-            let u = self.unit_f64();
-            if u < 1.0 - 0.0331 * x * x * x * x || u.max(1e-300).ln() < 0.5 * x * x + d * (1.0 - v + v.ln()) {
-                return d * v;
-            }
-        }
-    }
-
-    /// Standard normal sample (Box-Muller).
-    pub fn normal(&mut self) -> f64 {
-        let u1 = self.unit_f64().max(1e-300);
-        let u2 = self.unit_f64();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    }
-
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -127,15 +91,5 @@ mod tests {
             assert_eq!(a.next_u64(), b.next_u64());
         }
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
-    }
-
-    #[test]
-    fn gamma_has_the_right_mean() {
-        let mut rng = Rng::new(3);
-        for alpha in [0.3, 1.0, 2.5] {
-            let n = 20_000;
-            let mean = (0..n).map(|_| rng.gamma(alpha)).sum::<f64>() / n as f64;
-            assert!((mean - alpha).abs() < 0.05 * alpha.max(1.0), "alpha {alpha}: mean {mean}");
-        }
     }
 }

@@ -3,9 +3,10 @@
 
 use crate::parallel::run_games;
 use crate::stats::MatchStats;
-use bots::agent::{Agent, RandomAgent, SearchAgent};
+use bots::agent::{Agent, SearchAgent};
+use bots::tools::{RandomAgent, RolloutEvaluator};
 use bots::encode::Encode;
-use bots::mcts::{MctsConfig, RolloutEvaluator};
+use bots::mcts::MctsConfig;
 use bots::net_eval::NetEvaluator;
 use bots::nn::Mlp;
 use bots::rng::Rng;

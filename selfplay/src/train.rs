@@ -233,7 +233,7 @@ pub fn train<G: Encode>(
         }
     }
     let mut net = Arc::new(trainer.to_mlp(G::NAME));
-    dir.write("weights.czw", &net.to_bytes())?;
+    dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
     let settings = config.selfplay_settings();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.selfplay.threads)
@@ -282,7 +282,7 @@ pub fn train<G: Encode>(
         // 3. Save: checkpoint folder, weights, then the state that makes them current.
         let checkpoint = dir.checkpoint_dir(iteration);
         trainer.save(&dir.root.join(&checkpoint))?;
-        dir.write("weights.czw", &net.to_bytes())?;
+        dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
 
         // 4. Evaluate now and then.
         let (eval_score, eval_elo) = if config.eval.every > 0 && iteration % config.eval.every == 0 && config.eval.games > 0 {

@@ -168,7 +168,7 @@ impl Connect4 {
         state.filled = (n0 + n1) as u8;
         // Without STEAL player 0 has one chip more than player 1 on odd turns; with STEAL player 1
         // owns the first chip, so the counts are those of the turn before, with the roles swapped.
-        let plain = n0 + n1 == turn && n0 == turn.div_ceil(2);
+        let plain = n0 + n1 == turn && n0 == (turn + 1) / 2;
         let stolen = turn >= 2 && n0 + n1 == turn - 1 && n1 == n0 + (turn % 2 == 0) as usize;
         if !plain && !stolen {
             return Err(BoardError(format!(
@@ -367,7 +367,7 @@ impl Encode for Connect4 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::apply_texts;
+    use crate::tools::apply_texts;
 
     fn play(moves: &str) -> Connect4 {
         let mut s = Connect4::new();

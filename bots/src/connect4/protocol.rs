@@ -9,6 +9,9 @@
 
 use super::{Connect4, STEAL};
 use crate::agent::Agent;
+use crate::bot::{Contest, Platform};
+use crate::time::Clock;
+use std::time::Duration;
 use crate::game::{Action, ActionList, Game, Player};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::TimeManager;
@@ -104,8 +107,31 @@ pub fn to_protocol(action: Action) -> String {
     Connect4::format_action(action)
 }
 
+/// CodinGame: 1000 ms for a player's first turn, 100 ms for each later one.
+pub const FIRST_TURN_MS: u64 = 1000;
+pub const TURN_MS: u64 = 100;
+
+impl Contest for Connect4 {
+    const PLATFORM: Platform = Platform::CodinGame;
+
+    fn clock(time_scale: f64) -> Clock {
+        let scaled = |ms: u64| Duration::from_secs_f64(ms as f64 / 1000.0 * time_scale);
+        Clock::PerTurn { first: scaled(FIRST_TURN_MS), rest: scaled(TURN_MS) }
+    }
+
+    fn run_protocol<R: BufRead, W: Write>(
+        input: R,
+        output: W,
+        agent: &mut dyn Agent<Self>,
+        time: &mut TimeManager,
+        log: &mut dyn Write,
+    ) -> Result<(), ProtocolError> {
+        run(input, output, agent, time, log)
+    }
+}
+
 /// Plays one game on the CodinGame protocol until the input ends. Logs go to `log` (stderr).
-pub fn run<R: BufRead, W: Write, A: Agent<Connect4>>(
+pub fn run<R: BufRead, W: Write, A: Agent<Connect4> + ?Sized>(
     input: R,
     mut output: W,
     agent: &mut A,
@@ -130,7 +156,7 @@ pub fn run<R: BufRead, W: Write, A: Agent<Connect4>>(
                 let _ = writeln!(log, "turn {}: board differs from the game we followed; resynchronising", state.turn());
             }
         }
-        let own_moves_left = (Connect4::MAX_GAME_LENGTH - state.turn()).div_ceil(2) as u32;
+        let own_moves_left = ((Connect4::MAX_GAME_LENGTH - state.turn() + 1) / 2) as u32;
         let deadline = time.deadline(start, own_moves_left);
         let action = agent.choose(&state, Some(deadline));
         writeln!(output, "{}", to_protocol(action))
@@ -150,7 +176,7 @@ pub fn run<R: BufRead, W: Write, A: Agent<Connect4>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::RandomAgent;
+    use crate::tools::RandomAgent;
     use crate::time::{Clock, Safety};
     use std::time::Duration;
 

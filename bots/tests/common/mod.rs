@@ -2,7 +2,8 @@
 //! random-playout invariant harness. Adding a game means a data file and two one-line tests.
 #![allow(dead_code)]
 
-use bots::game::{perft, Action, ActionList, Game};
+use bots::game::{Action, ActionList, Game};
+use bots::tools::perft;
 use bots::rng::Rng;
 use std::collections::HashSet;
 
@@ -46,7 +47,7 @@ pub fn parse_perft_file(text: &str) -> Vec<PerftCase> {
 pub fn case_position<G: Game>(case: &PerftCase) -> G {
     let mut state = G::new_game(&mut Rng::new(0));
     let texts: Vec<&str> = case.moves.iter().map(String::as_str).collect();
-    bots::game::apply_texts(&mut state, &texts).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+    bots::tools::apply_texts(&mut state, &texts).unwrap_or_else(|e| panic!("{}: {e}", case.id));
     state
 }
 

@@ -7,10 +7,9 @@ use bots::connect4::{Connect4, STEAL};
 use bots::game::{Action, ActionList, Game};
 use std::fmt::Write;
 
-pub struct Connect4Referee;
+pub use bots::connect4::protocol::{FIRST_TURN_MS, TURN_MS};
 
-pub const FIRST_TURN_MS: u64 = 1000;
-pub const TURN_MS: u64 = 100;
+pub struct Connect4Referee;
 
 fn protocol_int(action: Action) -> i32 {
     if action == STEAL { -2 } else { action as i32 }

@@ -1,0 +1,72 @@
+//! The bot program: a game's protocol loop around an agent, on stdin/stdout with the
+//! contest's clock. `cupzero play` and every exported single-file bot run this same code.
+
+use crate::agent::{Agent, SearchAgent};
+use crate::encode::Encode;
+use crate::mcts::{MctsConfig, Selection};
+use crate::net_eval::NetEvaluator;
+use crate::nn::{text_to_bytes, Mlp};
+use crate::protocol::ProtocolError;
+use crate::rng::Rng;
+use crate::time::{Clock, Safety, TimeManager};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+/// Where a game is played, which fixes its protocol and clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Platform {
+    CodinGame,
+    CodeCup,
+}
+
+/// A game with a contest protocol.
+pub trait Contest: Encode {
+    const PLATFORM: Platform;
+    /// The contest's clock, every limit multiplied by `time_scale`.
+    fn clock(time_scale: f64) -> Clock;
+    /// Plays one game on the protocol until the input ends or the judge says it is over.
+    fn run_protocol<R: BufRead, W: Write>(
+        input: R,
+        output: W,
+        agent: &mut dyn Agent<Self>,
+        time: &mut TimeManager,
+        log: &mut dyn Write,
+    ) -> Result<(), ProtocolError>;
+}
+
+/// Search settings of the net-guided bot.
+pub fn net_search_config() -> MctsConfig {
+    MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.2 }, max_nodes: 2_000_000, stop_when_proven: true }
+}
+
+/// The net-guided search agent for `G`.
+pub fn net_agent<G: Encode>(net: Mlp) -> Result<Box<dyn Agent<G>>, String> {
+    net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| e.to_string())?;
+    let start = G::new_game(&mut Rng::new(0));
+    Ok(Box::new(SearchAgent::new(start, net_search_config(), NetEvaluator::new(Arc::new(net)), None)))
+}
+
+/// Runs `agent` on stdin/stdout. Logs go to stderr unless `quiet`.
+pub fn run_bot<G: Contest>(agent: &mut dyn Agent<G>, safety: Safety, time_scale: f64, quiet: bool) -> Result<(), ProtocolError> {
+    let mut time = TimeManager::new(G::clock(time_scale), safety);
+    let stdin = io::stdin();
+    let mut log: Box<dyn Write> = if quiet { Box::new(io::sink()) } else { Box::new(io::stderr()) };
+    G::run_protocol(stdin.lock(), io::stdout().lock(), agent, &mut time, &mut log)
+}
+
+/// `main` of an exported bot: weights from the embedded text, then the protocol loop.
+/// Returns the process exit code; any failure is one line on stderr.
+pub fn exported_main<G: Contest>(weights_text: &str, safety: Safety, time_scale: f64) -> i32 {
+    let result = text_to_bytes(weights_text)
+        .and_then(|bytes| Mlp::from_bytes(&bytes, G::NAME))
+        .map_err(|e| e.to_string())
+        .and_then(net_agent::<G>)
+        .and_then(|mut agent| run_bot::<G>(&mut *agent, safety, time_scale, false).map_err(|e| e.to_string()));
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! Writing the compact weight format (see `nn`): f32, f16 or per-output int8, and the dense
+//! text form embedded in exported bots. Used by training and export, never by a submission.
+
+use crate::nn::{fnv1a64, text_alphabet, Mlp, Storage, F16_MAX, FORMAT_VERSION, MAGIC};
+use std::fmt;
+
+/// f32 to IEEE half, rounding to nearest even (values past `F16_MAX` become infinity).
+pub fn f32_to_f16(v: f32) -> u16 {
+    let x = v.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let mant = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let mut r = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        if rem > half || (rem == half && r & 1 == 1) {
+            r += 1;
+        }
+        return sign | r as u16;
+    }
+    let mut r = ((e as u32) << 10) | (mant >> 13);
+    let rem = mant & 0x1fff;
+    if rem > 0x1000 || (rem == 0x1000 && r & 1 == 1) {
+        r += 1;
+    }
+    sign | r as u16
+}
+
+/// Bytes as printable text for a string literal: 13 bits per 2 characters (93^2 >= 2^13), so
+/// 1.23 characters per byte, with a line break every `line` characters (ignored when read).
+/// The text starts with the byte count and a colon.
+pub fn bytes_to_text(bytes: &[u8], line: usize) -> String {
+    let alphabet = text_alphabet();
+    let mut out = format!("{}:", bytes.len());
+    let (mut acc, mut bits, mut column) = (0u32, 0u32, 0usize);
+    let mut emit = |v: u32, out: &mut String| {
+        for c in [alphabet[(v % 93) as usize], alphabet[(v / 93) as usize]] {
+            if line > 0 && column == line {
+                out.push('\n');
+                column = 0;
+            }
+            out.push(c as char);
+            column += 1;
+        }
+    };
+    for &b in bytes {
+        acc |= (b as u32) << bits;
+        bits += 8;
+        if bits >= 13 {
+            emit(acc & 0x1fff, &mut out);
+            acc >>= 13;
+            bits -= 13;
+        }
+    }
+    if bits > 0 {
+        emit(acc, &mut out);
+    }
+    out
+}
+
+/// Why weights cannot be stored in the asked format.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportError {
+    NotFinite { layer: String, index: usize },
+    F16Overflow { layer: String, value: f32 },
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::NotFinite { layer, index } => write!(f, "{layer} holds a NaN or infinite weight (at {index}): the checkpoint is broken"),
+            ExportError::F16Overflow { layer, value } => {
+                write!(f, "{layer} holds {value}, beyond the f16 range (±{F16_MAX}); export as f32 or i8")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// Descriptions of a net and its file, for reports.
+pub trait Describe {
+    fn hidden_widths(&self) -> Vec<usize>;
+    fn num_parameters(&self) -> usize;
+}
+
+impl Describe for Mlp {
+    fn hidden_widths(&self) -> Vec<usize> {
+        self.hidden.iter().map(|l| l.outputs).collect()
+    }
+
+    fn num_parameters(&self) -> usize {
+        self.layers().map(|l| l.weights.len() + l.bias.len()).sum()
+    }
+
+}
+
+/// The short name of a storage: `f32`, `f16`, `i10`.
+pub fn storage_name(storage: Storage) -> String {
+    match storage {
+        Storage::F32 => "f32".into(),
+        Storage::F16 => "f16".into(),
+        Storage::Int { bits } => format!("i{bits}"),
+    }
+}
+
+/// How a weight file stores its hidden layers, from its header.
+pub fn stored_as(bytes: &[u8]) -> Option<Storage> {
+    let name_len = *bytes.get(6)? as usize;
+    Storage::from_tag([*bytes.get(7 + name_len)?, *bytes.get(8 + name_len)?])
+}
+
+/// Serialises `net` in the compact format with f32 weights.
+pub fn to_bytes(net: &Mlp) -> Vec<u8> {
+    to_bytes_as(net, Storage::F32).expect("f32 stores any finite net")
+}
+
+/// Serialises the net with its hidden layers stored as `storage` (the heads, small and
+/// decisive, stay f16 when the hidden layers are integers); fails on a value the storage
+/// cannot hold instead of clamping it.
+pub fn to_bytes_as(net: &Mlp, storage: Storage) -> Result<Vec<u8>, ExportError> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(net.game.len() as u8);
+    out.extend_from_slice(net.game.as_bytes());
+    out.extend_from_slice(&storage.tag());
+    out.extend_from_slice(&(net.num_features() as u32).to_le_bytes());
+    out.extend_from_slice(&(net.num_actions() as u32).to_le_bytes());
+    out.push(net.hidden.len() as u8);
+    for l in &net.hidden {
+        out.extend_from_slice(&(l.outputs as u32).to_le_bytes());
+    }
+    for (k, l) in net.layers().enumerate() {
+        let name = || match k {
+            k if k < net.hidden.len() => format!("hidden layer {k}"),
+            k if k == net.hidden.len() => "the policy head".to_string(),
+            _ => "the value head".to_string(),
+        };
+        if let Some(index) = l.weights.iter().chain(&l.bias).position(|v| !v.is_finite()) {
+            return Err(ExportError::NotFinite { layer: name(), index });
+        }
+        let is_head = k >= net.hidden.len();
+        let layer_storage = match storage {
+            Storage::Int { .. } if is_head => Storage::F16,
+            other => other,
+        };
+        out.extend_from_slice(&layer_storage.tag());
+        match layer_storage {
+            Storage::F32 => l.weights.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes())),
+            Storage::F16 => {
+                if let Some(&value) = l.weights.iter().find(|v| v.abs() > F16_MAX) {
+                    return Err(ExportError::F16Overflow { layer: name(), value });
+                }
+                l.weights.iter().for_each(|&v| out.extend_from_slice(&f32_to_f16(v).to_le_bytes()));
+            }
+            Storage::Int { bits } => {
+                let max_q = Storage::int_max(bits) as f32;
+                let scales: Vec<f32> = (0..l.outputs)
+                    .map(|o| {
+                        let max = (0..l.inputs).map(|i| l.weights[i * l.outputs + o].abs()).fold(0.0f32, f32::max);
+                        if max > 0.0 { max / max_q } else { 1.0 }
+                    })
+                    .collect();
+                scales.iter().for_each(|s| out.extend_from_slice(&s.to_le_bytes()));
+                let (mut acc, mut held) = (0u32, 0u32);
+                for (i, &w) in l.weights.iter().enumerate() {
+                    let q = (w / scales[i % l.outputs]).round();
+                    // |w| <= max, so |q| <= max_q by construction; checked all the same.
+                    assert!(q.abs() <= max_q, "integer quantisation overflow");
+                    acc |= ((q as i32 as u32) & ((1 << bits) - 1)) << held;
+                    held += bits as u32;
+                    while held >= 8 {
+                        out.push(acc as u8);
+                        acc >>= 8;
+                        held -= 8;
+                    }
+                }
+                if held > 0 {
+                    out.push(acc as u8);
+                }
+            }
+        }
+        l.bias.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+    }
+    let sum = fnv1a64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    Ok(out)
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::*;
+    use crate::rng::Rng;
+
+    fn random_net(rng: &mut Rng) -> Mlp {
+        let mut dense = |i, o| {
+            let mut l = Dense::zeros(i, o);
+            for v in l.weights.iter_mut().chain(l.bias.iter_mut()) {
+                *v = rng.unit_f32() - 0.5;
+            }
+            l
+        };
+        Mlp { game: "connect4".into(), hidden: vec![dense(6, 5), dense(5, 4)], policy: dense(4, 3), value: dense(4, 2) }
+    }
+
+    #[test]
+    fn bytes_round_trip() {
+        let net = random_net(&mut Rng::new(1));
+        let bytes = to_bytes(&net);
+        assert_eq!(Mlp::from_bytes(&bytes, "connect4").unwrap(), net);
+    }
+
+    #[test]
+    fn quantised_formats_round_trip_closely() {
+        let net = random_net(&mut Rng::new(3));
+        for (dtype, tolerance) in [(Storage::F16, 1e-3), (Storage::Int { bits: 8 }, 0.5 / 127.0), (Storage::Int { bits: 10 }, 0.5 / 511.0), (Storage::Int { bits: 3 }, 0.5 / 3.0)] {
+            let bytes = to_bytes_as(&net, dtype).unwrap();
+            assert_eq!(stored_as(&bytes), Some(dtype));
+            let back = Mlp::from_bytes(&bytes, "connect4").unwrap();
+            for (k, (a, b)) in net.layers().zip(back.layers()).enumerate() {
+                assert_eq!(a.bias, b.bias, "biases stay f32");
+                // int8 quantises the hidden layers only; the heads are f16.
+                let tolerance = if k >= net.hidden.len() { 1e-3 } else { tolerance };
+                for (x, y) in a.weights.iter().zip(&b.weights) {
+                    assert!((x - y).abs() <= tolerance, "{dtype:?}: {x} vs {y}");
+                }
+            }
+        }
+        // On a Connect 4-sized net the payload is nearly all weights: i8 is about a quarter of f32.
+        let big = Mlp { game: "connect4".into(), hidden: vec![Dense::zeros(128, 128), Dense::zeros(128, 128)], policy: Dense::zeros(128, 10), value: Dense::zeros(128, 2) };
+        let (f32_size, i8_size) = (to_bytes(&big).len(), to_bytes_as(&big, Storage::Int { bits: 8 }).unwrap().len());
+        assert!(i8_size * 10 < f32_size * 3, "{i8_size} vs {f32_size}");
+    }
+
+    #[test]
+    fn export_fails_loudly_instead_of_clamping() {
+        let mut net = random_net(&mut Rng::new(4));
+        net.hidden[1].weights[3] = 1e6;
+        assert!(matches!(to_bytes_as(&net, Storage::F16), Err(ExportError::F16Overflow { .. })));
+        assert!(to_bytes_as(&net, Storage::Int { bits: 8 }).is_ok(), "int8 scales adapt to the range");
+        net.value.weights[0] = f32::NAN;
+        let err = to_bytes_as(&net, Storage::Int { bits: 8 }).unwrap_err();
+        assert!(err.to_string().contains("value head"), "{err}");
+    }
+
+    #[test]
+    fn half_precision_conversion() {
+        for (v, h) in [(1.0f32, 0x3c00u16), (-2.0, 0xc000), (65504.0, 0x7bff), (5.960_464_5e-8, 0x0001), (0.0, 0)] {
+            assert_eq!(f32_to_f16(v), h, "{v}");
+            assert_eq!(f16_to_f32(h), v);
+        }
+        assert_eq!(f32_to_f16(1e6), 0x7c00, "overflow becomes infinity");
+        let mut rng = Rng::new(8);
+        for _ in 0..10_000 {
+            let v = (rng.unit_f32() - 0.5) * 100.0;
+            assert!((f16_to_f32(f32_to_f16(v)) - v).abs() <= v.abs() / 1024.0 + 1e-7);
+        }
+    }
+
+    #[test]
+    fn text_encoding_round_trips_and_is_dense() {
+        let mut rng = Rng::new(6);
+        for n in [0usize, 1, 2, 3, 12, 13, 100, 4097] {
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
+            let text = bytes_to_text(&bytes, 100);
+            assert!(!text.contains('"') && !text.contains('\\'));
+            assert_eq!(text_to_bytes(&text).unwrap(), bytes, "{n} bytes");
+            if n == 4097 {
+                let digits = text.bytes().filter(|&c| c != b'\n').count() - "4097:".len();
+                assert!(digits as f64 / n as f64 <= 1.235, "{digits} characters for {n} bytes");
+            }
+        }
+        assert_eq!(text_to_bytes("3:ab"), Err(WeightsError::Truncated));
+        assert_eq!(text_to_bytes("1:\u{7f}a"), Err(WeightsError::BadText));
+        assert_eq!(text_to_bytes("xyz"), Err(WeightsError::BadText));
+    }
+
+    #[test]
+    fn readers_name_the_problem() {
+        let net = random_net(&mut Rng::new(2));
+        let bytes = to_bytes(&net);
+        assert_eq!(Mlp::from_bytes(b"nope", "connect4"), Err(WeightsError::NotAWeightFile));
+        assert!(matches!(Mlp::from_bytes(&bytes, "zuniq"), Err(WeightsError::WrongGame { .. })));
+        let mut corrupt = bytes.clone();
+        corrupt[40] ^= 1;
+        assert_eq!(Mlp::from_bytes(&corrupt, "connect4"), Err(WeightsError::ChecksumMismatch));
+        let mut future = bytes.clone();
+        future[4] = 9;
+        let err = Mlp::from_bytes(&future, "connect4").unwrap_err();
+        assert!(err.to_string().contains("version 9"), "{err}");
+        assert!(Mlp::from_bytes(&bytes[..bytes.len() - 20], "connect4").is_err());
+    }
+}

@@ -1,0 +1,102 @@
+//! What the tools need and a submission does not: the net-free baselines (random play, UCT
+//! with random rollouts), perft and random playouts for tests, move texts for the command line.
+//! The exporter leaves this module out of bundled bots.
+
+use crate::agent::Agent;
+use crate::game::{Action, ActionList, Game, NUM_PLAYERS};
+use crate::mcts::{Evaluator, Values};
+use crate::rng::Rng;
+use std::time::Instant;
+
+/// Uniformly random legal actions.
+pub struct RandomAgent {
+    rng: Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        RandomAgent { rng: Rng::new(seed) }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn choose(&mut self, state: &G, _deadline: Option<Instant>) -> Action {
+        let mut list = ActionList::new();
+        state.legal_actions(&mut list);
+        list[self.rng.below(list.len())]
+    }
+}
+
+/// Uniform priors, value 0: search driven by terminal positions alone (for tests).
+pub struct UniformEvaluator;
+
+impl<G: Game> Evaluator<G> for UniformEvaluator {
+    fn evaluate(&mut self, _: &G, _: &[Action], priors: &mut [f32]) -> Values {
+        priors.fill(1.0);
+        [0.0; NUM_PLAYERS]
+    }
+}
+
+/// Uniform priors, value = the result of one uniformly random playout (classic UCT).
+pub struct RolloutEvaluator {
+    rng: Rng,
+}
+
+impl RolloutEvaluator {
+    pub fn new(seed: u64) -> Self {
+        RolloutEvaluator { rng: Rng::new(seed) }
+    }
+}
+
+impl<G: Game> Evaluator<G> for RolloutEvaluator {
+    fn evaluate(&mut self, state: &G, _: &[Action], priors: &mut [f32]) -> Values {
+        priors.fill(1.0);
+        random_playout(state.clone(), &mut self.rng).utilities()
+    }
+}
+
+/// Number of leaf positions exactly `depth` actions from `state` (terminal positions reached
+/// earlier count for nothing). The classic move-generator check, generic over games.
+pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = ActionList::new();
+    state.legal_actions(&mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    list.iter()
+        .map(|&a| {
+            let mut next = state.clone();
+            next.apply(a);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// Plays uniformly random legal actions until the game ends; returns the final state.
+pub fn random_playout<G: Game>(mut state: G, rng: &mut Rng) -> G {
+    let mut list = ActionList::new();
+    while !state.is_terminal() {
+        state.legal_actions(&mut list);
+        let a = list[rng.below(list.len())];
+        state.apply(a);
+    }
+    state
+}
+
+/// Applies a sequence of action texts from `state`, checking each for legality.
+pub fn apply_texts<G: Game>(state: &mut G, texts: &[&str]) -> Result<(), String> {
+    for (i, text) in texts.iter().enumerate() {
+        let a = G::parse_action(text).map_err(|e| e.to_string())?;
+        if state.is_terminal() {
+            return Err(format!("action {} ({text}) played after the game ended", i + 1));
+        }
+        if !state.is_legal(a) {
+            return Err(format!("action {} ({text}) is illegal here", i + 1));
+        }
+        state.apply(a);
+    }
+    Ok(())
+}

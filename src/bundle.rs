@@ -1,0 +1,329 @@
+//! A small bundler: one game's modules of the `bots` crate, with tests and comments removed,
+//! inlined into a single source file that plain `rustc` compiles.
+
+use std::collections::HashMap;
+
+include!(concat!(env!("OUT_DIR"), "/bots_sources.rs"));
+
+/// Source characters, each marked as inside a string/char literal or not, comments removed.
+struct Lexed {
+    chars: Vec<char>,
+    literal: Vec<bool>,
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Removes comments (doc comments too), keeping literals verbatim and marked.
+fn lex(src: &str) -> Result<Lexed, String> {
+    let s: Vec<char> = src.chars().collect();
+    let mut out = Lexed { chars: Vec::with_capacity(s.len()), literal: Vec::with_capacity(s.len()) };
+    let push = |out: &mut Lexed, c: char, lit: bool| {
+        out.chars.push(c);
+        out.literal.push(lit);
+    };
+    let at = |i: usize| s.get(i).copied().unwrap_or('\0');
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        let prev_ident = i > 0 && is_ident(s[i - 1]);
+        if c == '/' && at(i + 1) == '/' {
+            while i < s.len() && s[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && at(i + 1) == '*' {
+            let mut depth = 0;
+            loop {
+                if i >= s.len() {
+                    return Err("unterminated block comment".into());
+                }
+                if s[i] == '/' && at(i + 1) == '*' {
+                    depth += 1;
+                    i += 2;
+                } else if s[i] == '*' && at(i + 1) == '/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            push(&mut out, ' ', false);
+        } else if c == 'r' && (at(i + 1) == '"' || at(i + 1) == '#') && (!prev_ident || (s[i - 1] == 'b' && !(i > 1 && is_ident(s[i - 2])))) {
+            // Raw string r"..." or r#"..."#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while at(j) == '#' {
+                hashes += 1;
+                j += 1;
+            }
+            if at(j) != '"' {
+                push(&mut out, c, false);
+                i += 1;
+                continue;
+            }
+            let closing: Vec<char> = std::iter::once('"').chain(std::iter::repeat('#').take(hashes)).collect();
+            let mut end = j + 1;
+            while end < s.len() && s[end..].iter().take(closing.len()).ne(closing.iter()) {
+                end += 1;
+            }
+            if end >= s.len() {
+                return Err("unterminated raw string".into());
+            }
+            for &ch in &s[i..end + closing.len()] {
+                push(&mut out, ch, true);
+            }
+            i = end + closing.len();
+        } else if c == '"' {
+            push(&mut out, c, true);
+            i += 1;
+            while i < s.len() && s[i] != '"' {
+                if s[i] == '\\' {
+                    push(&mut out, s[i], true);
+                    i += 1;
+                }
+                push(&mut out, s[i], true);
+                i += 1;
+            }
+            if i >= s.len() {
+                return Err("unterminated string".into());
+            }
+            push(&mut out, '"', true);
+            i += 1;
+        } else if c == '\'' && (at(i + 1) == '\\' || at(i + 2) == '\'') {
+            // A char literal; anything else after a quote is a lifetime.
+            push(&mut out, c, true);
+            i += 1;
+            if s[i] == '\\' {
+                push(&mut out, s[i], true);
+                i += 1;
+            }
+            push(&mut out, s[i], true);
+            i += 1;
+            while i < s.len() && s[i] != '\'' {
+                push(&mut out, s[i], true);
+                i += 1;
+            }
+            push(&mut out, '\'', true);
+            i += 1;
+        } else {
+            push(&mut out, c, false);
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Drops every item marked `#[cfg(test)]`.
+fn strip_tests(l: &mut Lexed) -> Result<(), String> {
+    let marker: Vec<char> = "#[cfg(test)]".chars().collect();
+    loop {
+        let found = (0..l.chars.len().saturating_sub(marker.len())).find(|&i| !l.literal[i] && l.chars[i..i + marker.len()] == marker[..]);
+        let Some(start) = found else { return Ok(()) };
+        let mut i = start + marker.len();
+        let mut depth = 0usize;
+        let end = loop {
+            if i >= l.chars.len() {
+                return Err("unterminated #[cfg(test)] item".into());
+            }
+            if !l.literal[i] {
+                match l.chars[i] {
+                    ';' if depth == 0 => break i,
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break i;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            i += 1;
+        };
+        l.chars.drain(start..=end);
+        l.literal.drain(start..=end);
+    }
+}
+
+/// Two-character tokens: a space between their halves must stay, or the meaning changes.
+const TOKEN_PAIRS: [&str; 24] = [
+    "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", "..", "//", "/*", "*/", "<-",
+];
+
+/// Whether the space between `b` and `a` can go without changing how the code lexes.
+fn can_join(b: char, a: char) -> bool {
+    let word = |c: char| is_ident(c);
+    // Identifier next to identifier, or an identifier touching a literal (Rust 2021 reserves
+    // `ident"..."`, `ident'...'` and `ident#`; `"..."ident` would read as a literal suffix).
+    if (word(b) && word(a)) || (word(b) && "\"'#".contains(a)) || ("\"'".contains(b) && word(a)) {
+        return false;
+    }
+    !TOKEN_PAIRS.iter().any(|t| t.starts_with(b) && t.ends_with(a) && t.len() == 2)
+}
+
+/// Removes indentation, line breaks and every space that separates nothing; literals are
+/// untouched. A needed separator that spanned lines stays a line break.
+fn minify(l: &Lexed) -> String {
+    let mut out = String::with_capacity(l.chars.len());
+    let mut i = 0;
+    while i < l.chars.len() {
+        let c = l.chars[i];
+        if l.literal[i] || !c.is_whitespace() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let mut newline = false;
+        while i < l.chars.len() && !l.literal[i] && l.chars[i].is_whitespace() {
+            newline |= l.chars[i] == '\n';
+            i += 1;
+        }
+        match (out.chars().last(), l.chars.get(i).copied()) {
+            (None, _) | (_, None) | (Some('\n'), _) => {}
+            (Some(b), Some(a)) if can_join(b, a) => {}
+            _ => out.push(if newline { '\n' } else { ' ' }),
+        }
+    }
+    out
+}
+
+fn module_source<'a>(sources: &HashMap<&str, &'a str>, dir: &str, name: &str) -> Result<(String, &'a str), String> {
+    for candidate in [format!("{dir}{name}.rs"), format!("{dir}{name}/mod.rs")] {
+        if let Some(text) = sources.get(candidate.as_str()) {
+            return Ok((candidate, text));
+        }
+    }
+    Err(format!("module {dir}{name} not found in the bots sources"))
+}
+
+/// The text of module file `path` with its `mod x;` lines replaced by the modules' contents.
+fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&str) -> bool) -> Result<String, String> {
+    let mut lexed = lex(text).map_err(|e| format!("{path}: {e}"))?;
+    strip_tests(&mut lexed).map_err(|e| format!("{path}: {e}"))?;
+    let code: String = lexed.chars.iter().collect();
+    let dir = match path.rsplit_once('/') {
+        _ if path == "lib.rs" => String::new(),
+        Some((d, "mod.rs")) => format!("{d}/"),
+        _ => String::new(),
+    };
+    let mut out = String::with_capacity(code.len());
+    for line in code.lines() {
+        let t = line.trim();
+        let declaration = t.strip_prefix("pub ").unwrap_or(t).strip_prefix("mod ").and_then(|r| r.strip_suffix(';'));
+        match declaration {
+            Some(name) if name.chars().all(is_ident) => {
+                if path == "lib.rs" && !keep(name) {
+                    continue;
+                }
+                let (child_path, child) = module_source(sources, &dir, name)?;
+                out.push_str(&format!("pub mod {name} {{\n{}\n}}\n", expand(sources, &child_path, child, keep)?));
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// All source text of top-level module `name` (its file, or its folder).
+fn module_text(sources: &HashMap<&str, &str>, name: &str) -> String {
+    let folder = format!("{name}/");
+    sources
+        .iter()
+        .filter(|(path, _)| **path == format!("{name}.rs") || path.starts_with(&folder))
+        .map(|(_, text)| *text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Top-level modules reached from `roots` through `crate::name` paths (tests excluded).
+fn reachable_modules(sources: &HashMap<&str, &str>, roots: &[&str]) -> Result<Vec<String>, String> {
+    let mut keep: Vec<String> = roots.iter().map(|r| r.to_string()).collect();
+    let mut k = 0;
+    while k < keep.len() {
+        let mut lexed = lex(&module_text(sources, &keep[k]))?;
+        strip_tests(&mut lexed)?;
+        let code: String = lexed.chars.iter().collect();
+        for (at, _) in code.match_indices("crate::") {
+            let name: String = code[at + 7..].chars().take_while(|&c| is_ident(c)).collect();
+            if !name.is_empty() && !keep.contains(&name) {
+                keep.push(name);
+            }
+        }
+        k += 1;
+    }
+    Ok(keep)
+}
+
+/// Bundles the modules of `bots` that the bot program and game module `game_module` need,
+/// followed by `main_text`. Returns the code, minified.
+pub fn bundle_bots(game_module: &str, main_text: &str) -> Result<String, String> {
+    let sources: HashMap<&str, &str> = BOTS_SOURCES.iter().copied().collect();
+    if !sources.contains_key(format!("{game_module}/mod.rs").as_str()) {
+        return Err(format!("no game module {game_module} in bots"));
+    }
+    let needed = reachable_modules(&sources, &["bot", game_module])?;
+    let keep = |name: &str| needed.iter().any(|n| n == name);
+    let lib = sources.get("lib.rs").ok_or("bots/src/lib.rs missing")?;
+    let code = expand(&sources, "lib.rs", lib, &keep)?;
+    let lexed = lex(&format!("{code}\n{main_text}"))?;
+    Ok(minify(&lexed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clean(src: &str) -> String {
+        let mut l = lex(src).unwrap();
+        strip_tests(&mut l).unwrap();
+        minify(&l)
+    }
+
+    #[test]
+    fn comments_go_literals_stay() {
+        let src = "/// doc\nfn a() -> &'static str { // tail\n    let c = '\"'; let d = '\\''; /* block /* nested */ */\n    \"// not a comment { \\\" \"\n}\n";
+        let out = clean(src);
+        assert!(!out.contains("doc") && !out.contains("tail") && !out.contains("nested"), "{out}");
+        assert!(out.contains("\"// not a comment { \\\" \""), "{out}");
+        assert!(out.contains("'\"'") && out.contains("'\\''") && out.contains("&'static str"), "{out}");
+    }
+
+    #[test]
+    fn test_items_are_removed_whatever_their_braces() {
+        let src = "fn keep() {}\n#[cfg(test)]\nmod tests {\n    fn f() { let s = \"}\"; let c = '{'; }\n}\nfn also_keep() {}\n#[cfg(test)]\nuse x::y;\n";
+        let out = clean(src);
+        assert!(out.contains("fn keep()") && out.contains("fn also_keep()"), "{out}");
+        assert!(!out.contains("tests") && !out.contains("x::y"), "{out}");
+    }
+
+    #[test]
+    fn raw_strings_are_literals() {
+        let src = "let a = r#\"// { \" }\"#; let b = br\"/*\";";
+        let out = clean(src);
+        assert!(out.contains("r#\"// { \" }\"#") && out.contains("br\"/*\""), "{out}");
+    }
+
+    #[test]
+    fn spaces_go_only_where_tokens_stay_apart() {
+        let out = clean("let x: Vec<u8> = a >> 1;\nif a & &b == c { return \"s\"; }\nlet r = 0 .. 3;\nfn f<'a>(x: &'a str) {}\n");
+        assert_eq!(out, "let x:Vec<u8> =a>>1;if a& &b==c{return \"s\";}let r=0..3;fn f<'a>(x:&'a str){}");
+    }
+
+    #[test]
+    fn bundle_keeps_only_the_asked_game_and_has_no_tests() {
+        let code = bundle_bots("connect4", "fn main() {}").unwrap();
+        assert!(code.contains("pub mod connect4{"), "connect4 inlined");
+        assert!(code.contains("pub mod mcts{"));
+        assert!(!code.contains("pub mod nn_write"), "the weight writer is not reachable from the bot");
+        assert!(!code.contains("#[cfg(test)]") && !code.contains("#[test]"));
+        assert!(!code.contains("mod connect4;"), "every mod declaration expanded");
+        assert!(bundle_bots("chess", "").is_err());
+    }
+}

@@ -1,0 +1,153 @@
+//! Export end to end: the shipped Connect 4 net survives quantisation, and the exported
+//! single file compiles with plain rustc and plays legal, timely moves through the judge.
+
+mod common;
+
+use bots::connect4::Connect4;
+use bots::encode::Encode;
+use bots::game::{ActionList, Game};
+use bots::nn::{Mlp, Scratch, Storage};
+use bots::nn_write::to_bytes_as;
+use bots::rng::Rng;
+use common::{assert_clean_error, data, run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shipped() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/connect4/net.czw")
+}
+
+fn shipped_net() -> Mlp {
+    Mlp::from_bytes(&std::fs::read(shipped()).unwrap(), "connect4").unwrap()
+}
+
+/// Distinct positions from seeded games of the net against itself (32 playouts a move, the
+/// first four moves random for variety): the positions a bot meets, each counted once.
+fn positions(net: &Mlp, count: usize) -> Vec<Connect4> {
+    use bots::agent::{Agent, SearchAgent};
+    let net = std::sync::Arc::new(net.clone());
+    let mut rng = Rng::new(2024);
+    let mut list = ActionList::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut agent = SearchAgent::new(Connect4::new(), bots::mcts::MctsConfig::puct(), bots::net_eval::NetEvaluator::new(net.clone()), Some(32));
+        let mut s = Connect4::new();
+        let mut ply = 0;
+        while !s.is_terminal() && out.len() < count {
+            if seen.insert(s.hash()) {
+                out.push(s.clone());
+            }
+            s.legal_actions(&mut list);
+            let a = if ply < 4 { list[rng.below(list.len())] } else { agent.choose(&s, None) };
+            agent.observe(a);
+            s.apply(a);
+            ply += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn quantised_nets_agree_with_f32_on_1200_positions() {
+    let net = shipped_net();
+    let test_positions = positions(&net, 1200);
+    // i10 is what the CodinGame export of this net uses; f16 is the lossless-ish reference.
+    for dtype in [Storage::Int { bits: 10 }, Storage::F16] {
+        let small = Mlp::from_bytes(&to_bytes_as(&net, dtype).unwrap(), "connect4").unwrap();
+        let (mut same, mut value_diff, mut n) = (0usize, 0f64, 0usize);
+        let (mut f, mut la, mut lb) = (vec![0.0; Connect4::NUM_FEATURES], vec![0.0; 10], vec![0.0; 10]);
+        let mut scratch = Scratch::default();
+        let mut legal = ActionList::new();
+        for s in &test_positions {
+            f.fill(0.0);
+            s.encode(&mut f);
+            let va = net.forward(&f, &mut scratch, &mut la);
+            let vb = small.forward(&f, &mut scratch, &mut lb);
+            s.legal_actions(&mut legal);
+            let best = |l: &[f32]| legal.iter().copied().max_by(|&x, &y| l[x as usize].total_cmp(&l[y as usize])).unwrap();
+            same += (best(&la) == best(&lb)) as usize;
+            value_diff += (va[0] - vb[0]).abs() as f64;
+            n += 1;
+        }
+        let agreement = same as f64 / n as f64;
+        let mean_diff = value_diff / n as f64;
+        assert!(agreement >= 0.99, "{dtype:?}: policy argmax agrees on {:.2}% of {n}", 100.0 * agreement);
+        assert!(mean_diff <= 0.05, "{dtype:?}: mean value difference {mean_diff:.4}");
+    }
+}
+
+fn rustc_available() -> bool {
+    Command::new("rustc").arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
+}
+
+#[test]
+fn exported_bot_compiles_with_plain_rustc_and_plays_legally_on_time() {
+    assert!(rustc_available(), "rustc is needed for this test");
+    let dir = std::env::temp_dir().join(format!("cupzero-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("bot.rs");
+    let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "-o", source.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let size = std::fs::metadata(&source).unwrap().len();
+    assert!(size <= 100_000, "CodinGame limit: {size} bytes");
+    let text = std::fs::read_to_string(&source).unwrap();
+    assert!(!text.contains("extern crate") && !text.contains("#[test]"));
+    let binary = dir.join("bot");
+    let compiled = Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&binary).arg(&source).output().unwrap();
+    assert!(compiled.status.success(), "rustc failed:\n{}", String::from_utf8_lossy(&compiled.stderr));
+    assert!(!String::from_utf8_lossy(&compiled.stderr).contains("warning"), "{}", String::from_utf8_lossy(&compiled.stderr));
+
+    // The compiled bot against the UCT bot through the judge, both seats.
+    let records = dir.join("games.jsonl");
+    let out = run(
+        &["judge", "connect4", "--p0", binary.to_str().unwrap(), "--p1", "uct", "--games", "2", "--parallel", "1", "--records", records.to_str().unwrap()],
+        "",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("faults: A 0 timeouts, 0 crashes, 0 illegal, 0 garbled"), "{stdout}");
+
+    // The same file answers garbage with one clean line.
+    let mut child = Command::new(&binary).stdin(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"garbage\n").unwrap();
+    let garbage = child.wait_with_output().unwrap();
+    assert_clean_error(&garbage, "myId oppId");
+
+    // And it replays a recorded transcript turn by turn.
+    let input: String = std::fs::read_to_string(data("connect4/steal-seat1.txt")).unwrap().lines().filter_map(|l| l.strip_prefix("> ")).map(|l| format!("{l}\n")).collect();
+    let mut child = Command::new(&binary).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let replay = child.wait_with_output().unwrap();
+    assert!(replay.status.success());
+    assert_eq!(String::from_utf8_lossy(&replay.stdout).lines().count(), 12, "one answer per recorded turn");
+}
+
+#[test]
+fn export_refuses_bad_requests_with_one_line() {
+    let dir = std::env::temp_dir().join(format!("cupzero-export-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("x.rs");
+    let ship = shipped();
+    let out = run(&["export", "connect4", "--checkpoint", ship.to_str().unwrap(), "--platform", "codecup", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "played on CodinGame");
+    let out = run(&["export", "connect4", "--checkpoint", "/nonexistent.czw", "--platform", "codingame", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "cannot read");
+    // f32 weights of this net do not fit CodinGame's 100,000 bytes: refused, nothing written.
+    let out = run(&["export", "connect4", "--checkpoint", ship.to_str().unwrap(), "--platform", "codingame", "--dtype", "f32", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "over the CodinGame limit");
+    assert!(!out_file.exists());
+    let out = run(&["export", "connect4", "--checkpoint", ship.to_str().unwrap(), "--platform", "codingame", "--dtype", "f16", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "try --dtype auto");
+    assert!(!out_file.exists());
+    // A corrupt weight file is named as such.
+    let mut bytes = std::fs::read(&ship).unwrap();
+    let k = bytes.len() / 2;
+    bytes[k] ^= 0xff;
+    let corrupt = dir.join("corrupt.czw");
+    std::fs::write(&corrupt, bytes).unwrap();
+    let out = run(&["export", "connect4", "--checkpoint", corrupt.to_str().unwrap(), "--platform", "codingame", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "checksum");
+}
