@@ -3,7 +3,12 @@
 use crate::GameName;
 use anyhow::{bail, Result};
 use bots::connect4::Connect4;
+use bots::encode::Encode;
 use bots::game::{ActionList, Game};
+use bots::net_eval::NetEvaluator;
+use bots::nn::Scratch;
+use bots::nn_write::Describe;
+use std::sync::Arc;
 use bots::tools::{apply_texts, perft as count, RolloutEvaluator};
 use bots::mcts::{Mcts, MctsConfig, SearchLimits};
 use bots::rng::Rng;
@@ -27,6 +32,9 @@ pub struct BenchArgs {
     /// Seconds per measurement.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
+    /// Also measure a net (.czw): raw forward passes/s and net-guided search playouts/s.
+    #[arg(long)]
+    pub weights: Option<std::path::PathBuf>,
 }
 
 pub fn perft(args: PerftArgs) -> Result<()> {
@@ -52,9 +60,53 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if !(args.seconds > 0.0 && args.seconds < 3600.0) {
         bail!("--seconds must be in (0, 3600), got {}", args.seconds);
     }
+    let period = Duration::from_secs_f64(args.seconds);
     match args.game {
-        GameName::Connect4 => bench_game::<Connect4>(Duration::from_secs_f64(args.seconds)),
+        GameName::Connect4 => {
+            bench_game::<Connect4>(period);
+            if let Some(path) = &args.weights {
+                bench_net::<Connect4>(path, period)?;
+            }
+        }
     }
+    Ok(())
+}
+
+fn bench_net<G: Encode>(path: &std::path::Path, period: Duration) -> Result<()> {
+    let net = selfplay::train::load_weights::<G>(path)?;
+    let mut rng = Rng::new(3);
+    let mut list = ActionList::new();
+    // Positions from random games, so the feature density is realistic.
+    let mut positions = Vec::new();
+    while positions.len() < 2000 {
+        let mut s = G::new_game(&mut rng);
+        while !s.is_terminal() {
+            let mut f = vec![0.0; G::NUM_FEATURES];
+            s.encode(&mut f);
+            positions.push(f);
+            s.legal_actions(&mut list);
+            s.apply(list[rng.below(list.len())]);
+        }
+    }
+    let mut logits = vec![0.0; G::NUM_ACTIONS];
+    let mut scratch = Scratch::default();
+    let start = Instant::now();
+    let mut evals = 0u64;
+    while start.elapsed() < period {
+        for f in &positions {
+            net.forward(f, &mut scratch, &mut logits);
+        }
+        evals += positions.len() as u64;
+    }
+    println!("{}: net forward passes: {:.0}/s ({} parameters)", G::NAME, evals as f64 / start.elapsed().as_secs_f64(), net.num_parameters());
+    let agent_net = Arc::new(net);
+    let mut mcts = Mcts::new(G::new_game(&mut Rng::new(0)), bots::bot::net_search_config());
+    let stats = mcts.search(&mut NetEvaluator::new(agent_net), &SearchLimits::until(Instant::now() + period));
+    println!(
+        "{}: net-guided PUCT search from the start: {:.0} playouts/s (one thread)",
+        G::NAME,
+        stats.playouts as f64 / stats.elapsed.as_secs_f64()
+    );
     Ok(())
 }
 
