@@ -134,7 +134,7 @@ fn export<G: Contest>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
             storage_name(storage),
             args.output.file_name().map_or("bot.rs".into(), |n| n.to_string_lossy()),
         );
-        let weights = format!("const WEIGHTS: &str = \"{}\";\n", bytes_to_text(&packed, 160));
+        let weights = format!("const WEIGHTS: &str = \"{}\";\n", bytes_to_text(&packed, 1000));
         let text = format!("{header}{code}{weights}");
         if text.len() <= limit {
             println!(

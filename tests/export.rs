@@ -52,8 +52,14 @@ fn positions(net: &Mlp, count: usize) -> Vec<Connect4> {
 fn quantised_nets_agree_with_f32_on_1200_positions() {
     let net = shipped_net();
     let test_positions = positions(&net, 1200);
-    // i10 is what the CodinGame export of this net uses; f16 is the lossless-ish reference.
-    for dtype in [Storage::Int { bits: 10 }, Storage::F16] {
+    // Check the storage the CodinGame export actually picks for the shipped net, and f16.
+    let dir = std::env::temp_dir().join(format!("cupzero-quant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "-o", dir.join("b.rs").to_str().unwrap()], "");
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    let bits: u8 = report.split("hidden layers as i").nth(1).and_then(|r| r.split(')').next()).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("{report}"));
+    assert!(bits >= 8, "{report}");
+    for dtype in [Storage::Int { bits }, Storage::F16] {
         let small = Mlp::from_bytes(&to_bytes_as(&net, dtype).unwrap(), "connect4").unwrap();
         let (mut same, mut value_diff, mut n) = (0usize, 0f64, 0usize);
         let (mut f, mut la, mut lb) = (vec![0.0; Connect4::NUM_FEATURES], vec![0.0; 10], vec![0.0; 10]);
