@@ -35,6 +35,9 @@ pub struct SelfPlaySection {
     pub fast_playouts: u32,
     /// Share of moves searched fully (and used as training samples).
     pub full_search_prob: f32,
+    /// Temperature schedule: the first this many actions of a game are sampled from the
+    /// search's improved policy, the rest are its best action.
+    pub opening_sample_moves: usize,
     /// Root actions considered by Gumbel sequential halving.
     pub gumbel_considered: usize,
     pub c_visit: f32,
@@ -110,6 +113,7 @@ impl Default for SelfPlaySection {
             full_playouts: 96,
             fast_playouts: 24,
             full_search_prob: 0.5,
+            opening_sample_moves: 6,
             gumbel_considered: g.considered,
             c_visit: g.c_visit,
             c_scale: g.c_scale,
@@ -194,6 +198,7 @@ impl TrainConfig {
             full_playouts: s.full_playouts,
             fast_playouts: s.fast_playouts,
             full_search_prob: s.full_search_prob,
+            opening_sample_moves: s.opening_sample_moves,
             gumbel: GumbelParams { considered: s.gumbel_considered, c_visit: s.c_visit, c_scale: s.c_scale },
             c_puct: s.c_puct,
             fpu_reduction: s.fpu_reduction,

@@ -31,15 +31,22 @@ pub fn progress_svg(history: &[IterationMetrics]) -> String {
         let evals: Vec<(u64, f64)> = history.iter().filter_map(|m| m.eval_elo.map(|e| (m.iteration, e))).collect();
         let (lo, hi) = evals.iter().fold((-100.0f64, 100.0f64), |(lo, hi), &(_, e)| (lo.min(e), hi.max(e)));
         if let Ok(mut chart) = ChartBuilder::on(&bottom)
-            .caption("Elo against the evaluation opponent", ("sans-serif", 18))
+            .caption("Elo against the evaluation opponent (dots: each evaluation; line: mean of 5)", ("sans-serif", 16))
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(0u64..last, (lo - 20.0)..(hi + 20.0))
         {
             let _ = chart.configure_mesh().x_desc("iteration").draw();
-            let _ = chart.draw_series(LineSeries::new(evals.iter().copied(), &GREEN));
-            let _ = chart.draw_series(evals.iter().map(|&p| Circle::new(p, 3, GREEN.filled())));
+            let _ = chart.draw_series(evals.iter().map(|&p| Circle::new(p, 2, GREEN.filled())));
+            // A moving average over five evaluations: single evaluations are small matches.
+            let smooth: Vec<(u64, f64)> = (0..evals.len())
+                .map(|i| {
+                    let window = &evals[i.saturating_sub(4)..=i];
+                    (evals[i].0, window.iter().map(|e| e.1).sum::<f64>() / window.len() as f64)
+                })
+                .collect();
+            let _ = chart.draw_series(LineSeries::new(smooth, BLACK.stroke_width(2)));
         }
         let _ = root.present();
     }

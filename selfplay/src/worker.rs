@@ -25,6 +25,9 @@ pub struct SelfPlaySettings {
     pub fast_playouts: u32,
     /// Probability that a move gets a full search.
     pub full_search_prob: f32,
+    /// The first this many actions of a game are sampled from the improved policy
+    /// (temperature 1); later ones are the Gumbel search's choice (temperature 0).
+    pub opening_sample_moves: usize,
     pub gumbel: GumbelParams,
     /// PUCT below the root.
     pub c_puct: f32,
@@ -135,13 +138,15 @@ impl<G: Encode> Slot<G> {
                     }
                 }
                 None => {
-                    let chosen = children[schedule.chosen(&children, mover)].action;
-                    let target = self.full.then(|| {
-                        let policy = improved_policy(&children, mover, self.root_net_value, &settings.gumbel);
-                        SearchTarget {
-                            policy: children.iter().zip(policy).map(|(c, p)| (c.action, p)).collect(),
-                            root_value: self.mcts.root_value(),
-                        }
+                    let policy = improved_policy(&children, mover, self.root_net_value, &settings.gumbel);
+                    let chosen = if self.actions.len() < settings.opening_sample_moves {
+                        children[sample(&policy, rng)].action
+                    } else {
+                        children[schedule.chosen(&children, mover)].action
+                    };
+                    let target = self.full.then(|| SearchTarget {
+                        policy: children.iter().zip(policy).map(|(c, p)| (c.action, p)).collect(),
+                        root_value: self.mcts.root_value(),
                     });
                     self.play(chosen, target);
                 }
@@ -158,6 +163,18 @@ impl<G: Encode> Slot<G> {
         self.mcts.reset(self.state.clone());
         self.schedule = None;
     }
+}
+
+/// An index drawn with probability `weights[i]` (the weights sum to 1).
+fn sample(weights: &[f32], rng: &mut Rng) -> usize {
+    let mut u = rng.unit_f32();
+    for (i, &w) in weights.iter().enumerate() {
+        if u < w {
+            return i;
+        }
+        u -= w;
+    }
+    weights.len() - 1
 }
 
 /// Plays `games` games with `net`, spread over the current rayon pool. `on_game` is called
@@ -277,6 +294,7 @@ mod tests {
             full_playouts: 16,
             fast_playouts: 4,
             full_search_prob: 0.5,
+            opening_sample_moves: 2,
             gumbel: GumbelParams { considered: 4, ..Default::default() },
             c_puct: 1.5,
             fpu_reduction: 0.2,
