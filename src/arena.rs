@@ -65,6 +65,7 @@ fn parse_sprt(text: &str) -> Result<Sprt> {
 pub fn run(args: ArenaArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => run_game::<Connect4>(&args),
+        GameName::G6561 => run_game::<bots::game6561::Game6561>(&args),
     }
 }
 

@@ -40,6 +40,7 @@ pub struct BenchArgs {
 pub fn perft(args: PerftArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => perft_game::<Connect4>(&args),
+        GameName::G6561 => perft_game::<bots::game6561::Game6561>(&args),
     }
 }
 
@@ -66,6 +67,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             bench_game::<Connect4>(period);
             if let Some(path) = &args.weights {
                 bench_net::<Connect4>(path, period)?;
+            }
+        }
+        GameName::G6561 => {
+            bench_game::<bots::game6561::Game6561>(period);
+            if let Some(path) = &args.weights {
+                bench_net::<bots::game6561::Game6561>(path, period)?;
             }
         }
     }

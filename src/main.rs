@@ -43,12 +43,16 @@ enum Command {
 pub enum GameName {
     /// Connect 4, CodinGame 7x9 with STEAL.
     Connect4,
+    /// 6561, CodeCup 2016 (cooperative sliding game). Rules, perft and bench so far.
+    #[value(name = "6561")]
+    G6561,
 }
 
 /// The game's id as used in file and directory names.
 pub fn game_id(game: GameName) -> &'static str {
     match game {
         GameName::Connect4 => <bots::connect4::Connect4 as bots::game::Game>::NAME,
+        GameName::G6561 => <bots::game6561::Game6561 as bots::game::Game>::NAME,
     }
 }
 

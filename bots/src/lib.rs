@@ -6,6 +6,7 @@ pub mod agent;
 pub mod bot;
 pub mod connect4;
 pub mod encode;
+pub mod game6561;
 pub mod game;
 pub mod mcts;
 pub mod net_eval;
