@@ -88,7 +88,7 @@ pub struct ExportArgs {
 pub fn run(args: ExportArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => export::<Connect4>(&args, "connect4", "connect4::Connect4"),
-        GameName::G6561 => bail!("6561: export needs the CodeCup protocol, which is not written yet"),
+        GameName::G6561 => export::<bots::game6561::Game6561>(&args, "game6561", "game6561::Game6561"),
     }
 }
 

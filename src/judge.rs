@@ -98,7 +98,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
     };
     let referee: &dyn Referee = match args.game {
         GameName::Connect4 => &Connect4Referee,
-        GameName::G6561 => bail!("6561: the judge needs the CodeCup protocol, which is not written yet"),
+        GameName::G6561 => &judge::codecup::CodecupReferee::<bots::game6561::Game6561>::default(),
     };
     let verbose = args.verbose;
     let total = config.games;

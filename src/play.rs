@@ -86,7 +86,7 @@ impl TryFrom<&PlayArgs> for PlayConfig {
 pub fn run(args: PlayArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => play::<Connect4>(&args),
-        GameName::G6561 => bail!("6561: the protocol bot is not written yet"),
+        GameName::G6561 => play::<bots::game6561::Game6561>(&args),
     }
 }
 

@@ -12,6 +12,8 @@
 //! Actions: `0..16` place on square `4 * (row - 1) + (column - 1)` (row 1 on top), then
 //! `16..20` slide up, down, left, right.
 
+pub mod protocol;
+
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
 use crate::rng::{splitmix64, Rng};

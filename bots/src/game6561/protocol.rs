@@ -1,0 +1,79 @@
+//! CodeCup 6561 protocol, player side: read `A` or `B`, then alternate (A first): placements
+//! as `rk` (row, column, 11 top left), slides as `U`, `D`, `L`, `R`, until `Quit`.
+//! 60 seconds of thinking per player per game.
+
+use super::Game6561;
+use crate::agent::Agent;
+use crate::bot::{Contest, Platform};
+use crate::protocol::{codecup_alternate, LineReader, ProtocolError};
+use crate::time::{Clock, TimeManager};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+pub const GAME_SECONDS: u64 = 60;
+
+impl Contest for Game6561 {
+    const PLATFORM: Platform = Platform::CodeCup;
+
+    fn clock(time_scale: f64) -> Clock {
+        Clock::PerGame { total: Duration::from_secs_f64(GAME_SECONDS as f64 * time_scale) }
+    }
+
+    fn run_protocol<R: BufRead, W: Write>(
+        input: R,
+        output: W,
+        agent: &mut dyn Agent<Self>,
+        time: &mut TimeManager,
+        log: &mut dyn Write,
+    ) -> Result<(), ProtocolError> {
+        let mut reader = LineReader::new(input);
+        let seat = reader.expect_line("A or B")?.trim().to_string();
+        let me = match seat.as_str() {
+            "A" => 0,
+            "B" => 1,
+            other => return Err(reader.error(format!("expected A or B, got {other:?}"))),
+        };
+        codecup_alternate(&mut reader, output, agent, time, log, Game6561::new(), me)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::time::Safety;
+    use crate::tools::RandomAgent;
+
+    fn run(input: &str) -> (Result<(), ProtocolError>, String) {
+        let mut out = Vec::new();
+        let mut time = TimeManager::new(Game6561::clock(1.0), Safety::new(0.1, 10));
+        let result = Game6561::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(1), &mut time, &mut std::io::sink());
+        (result, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn player_a_moves_first_and_follows_the_rhythm() {
+        // A places blue, B answers 12 (red), A places gray, B slides, A slides, then Quit.
+        let (result, out) = run("A\n12\nD\nQuit\n");
+        result.unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(Game6561::parse_action(lines[0]).unwrap() < 16, "a placement first");
+        assert!(["U", "D", "L", "R"].contains(&lines[2]), "move 5 is A's slide: {out}");
+    }
+
+    #[test]
+    fn player_b_reads_first() {
+        let (result, out) = run("B\n11\nQuit\n");
+        result.unwrap();
+        assert_eq!(out.lines().count(), 1);
+    }
+
+    #[test]
+    fn garbage_and_illegal_moves_are_errors() {
+        assert!(run("C\n").0.unwrap_err().to_string().contains("expected A or B"));
+        assert!(run("B\nX\n").0.unwrap_err().to_string().contains("cannot read action"));
+        // B cannot answer a slide on move 1 (a placement is due).
+        assert!(run("B\nU\n").0.unwrap_err().to_string().contains("not legal"));
+    }
+}

@@ -1,0 +1,107 @@
+//! The CodeCup referee pattern: each player gets its opening lines, then the moves alternate,
+//! one action per line, each player with one thinking budget for the whole game; `Quit` ends it.
+//! The game's last move is not relayed before `Quit` (the contest's likely behaviour; bots
+//! must accept both).
+
+use super::process::{Fault, FaultKind, PlayerProcess};
+use super::{scaled, Referee, RefereeResult};
+use bots::game::{ActionList, Game, Player};
+use bots::rng::Rng;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+/// What differs between CodeCup games, referee side.
+pub trait CodecupRules: Game {
+    /// Milliseconds of thinking per player per game.
+    const GAME_MS: u64;
+    /// Lines a seat reads before play starts (e.g. `A`/`B`).
+    fn intro(state: &Self, seat: Player) -> String;
+    /// How a fault ends: `true` if the game goes on with the judge playing random moves for
+    /// the faulty player, who scores 0 (6561); `false` if the faulty player simply loses.
+    const RANDOM_TAKEOVER: bool;
+}
+
+pub struct CodecupReferee<G: CodecupRules>(PhantomData<G>);
+
+impl<G: CodecupRules> Default for CodecupReferee<G> {
+    fn default() -> Self {
+        CodecupReferee(PhantomData)
+    }
+}
+
+/// Reads an answer: the action text (a trailing `!` claim is accepted and ignored here).
+fn parse_answer<G: Game>(state: &G, line: &str) -> Result<bots::game::Action, Fault> {
+    let text = line.trim_end_matches('\r');
+    let text = text.strip_suffix('!').unwrap_or(text);
+    let action = G::parse_action(text).map_err(|e| Fault { kind: FaultKind::Garbled, detail: e.to_string() })?;
+    if !state.is_legal(action) {
+        return Err(Fault { kind: FaultKind::Illegal, detail: format!("{text} is not legal here") });
+    }
+    Ok(action)
+}
+
+impl<G: CodecupRules> Referee for CodecupReferee<G> {
+    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, time_scale: f64) -> RefereeResult {
+        let mut rng = Rng::new(seed);
+        let mut state = G::new_game(&mut rng);
+        for (seat, p) in players.iter_mut().enumerate() {
+            p.send(&G::intro(&state, seat));
+        }
+        let budget = scaled(G::GAME_MS, time_scale);
+        let mut used = [Duration::ZERO; 2];
+        let mut faulted: [Option<Fault>; 2] = [None, None];
+        let mut actions = Vec::new();
+        let mut list = ActionList::new();
+        while !state.is_terminal() {
+            let seat = state.to_move();
+            let action = if faulted[seat].is_some() {
+                state.legal_actions(&mut list);
+                list[rng.below(list.len())]
+            } else {
+                let limit = budget.saturating_sub(used[seat]);
+                let before = players[seat].timing.total;
+                let answer = players[seat].receive(limit).and_then(|line| parse_answer(&state, &line));
+                used[seat] += players[seat].timing.total - before;
+                match answer {
+                    Ok(a) => a,
+                    Err(fault) => {
+                        if !G::RANDOM_TAKEOVER {
+                            let mut scores = [0.0; 2];
+                            scores[1 - seat] = state.scores()[1 - seat].max(1.0);
+                            return RefereeResult { actions, scores, end: format!("seat {seat} {:?}", fault.kind).to_lowercase(), fault: Some((seat, fault)) };
+                        }
+                        faulted[seat] = Some(fault);
+                        continue;
+                    }
+                }
+            };
+            actions.push(G::format_action(action));
+            state.apply(action);
+            let other = 1 - seat;
+            if !state.is_terminal() && faulted[other].is_none() {
+                players[other].send(&format!("{}\n", G::format_action(action)));
+            }
+        }
+        for p in players.iter_mut() {
+            p.send("Quit\n");
+        }
+        let mut scores = state.scores();
+        let mut fault = None;
+        for seat in 0..2 {
+            if let Some(f) = faulted[seat].take() {
+                scores[seat] = 0.0;
+                fault.get_or_insert((seat, f));
+            }
+        }
+        let end = format!("game over after {} moves, score {}", actions.len(), state.scores()[0]);
+        RefereeResult { actions, scores, end, fault }
+    }
+}
+
+impl CodecupRules for bots::game6561::Game6561 {
+    const GAME_MS: u64 = bots::game6561::protocol::GAME_SECONDS * 1000;
+    const RANDOM_TAKEOVER: bool = true;
+    fn intro(_: &Self, seat: Player) -> String {
+        if seat == 0 { "A\n".into() } else { "B\n".into() }
+    }
+}
