@@ -20,8 +20,8 @@ pub struct TrainConfig {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct NetSection {
-    /// Hidden layer widths of the MLP. [128, 128] keeps an int8 Connect 4 bot under
-    /// CodinGame's 100,000-character limit.
+    /// Hidden layer widths of the MLP. [96, 96] keeps the Connect 4 bot (254 inputs) under
+    /// CodinGame's 100,000-byte limit with 10-bit weights.
     pub hidden: Vec<usize>,
 }
 
@@ -100,7 +100,7 @@ impl Default for TrainConfig {
 
 impl Default for NetSection {
     fn default() -> Self {
-        NetSection { hidden: vec![128, 128] }
+        NetSection { hidden: vec![96, 96] }
     }
 }
 

@@ -25,6 +25,33 @@ const fn bit(col: usize, row_from_bottom: usize) -> u128 {
     1u128 << (col * COL_BITS + row_from_bottom)
 }
 
+/// Every cell of the board (7 rows in each of the 9 columns, no sentinels).
+const BOARD_MASK: u128 = {
+    let mut m = 0u128;
+    let mut col = 0;
+    while col < COLS {
+        m |= 0x7Fu128 << (col * COL_BITS);
+        col += 1;
+    }
+    m
+};
+
+/// Empty cells where a chip of the owner of `chips` would complete four in a line (whether or
+/// not the cell can be played yet): the threats that decide most Connect 4 games.
+fn threat_cells(chips: u128, occupied: u128) -> u128 {
+    // Vertical: three below.
+    let mut r = (chips << 1) & (chips << 2) & (chips << 3);
+    for s in [COL_BITS, COL_BITS + 1, COL_BITS - 1] {
+        let pair = (chips << s) & (chips << (2 * s));
+        r |= pair & (chips << (3 * s));
+        r |= pair & (chips >> s);
+        let pair = (chips >> s) & (chips >> (2 * s));
+        r |= pair & (chips << s);
+        r |= pair & (chips >> (3 * s));
+    }
+    r & BOARD_MASK & !occupied
+}
+
 /// Whether `chips` has four (or more) in a line in any direction.
 #[inline]
 fn has_four(chips: u128) -> bool {
@@ -343,15 +370,18 @@ impl Game for Connect4 {
     }
 }
 
-/// Features, from the player to move: its chips (63), the opponent's chips (63), whether STEAL
+/// Features, from the player to move: its chips (63), the opponent's chips (63), the empty
+/// cells where it would complete four (63) and where the opponent would (63), whether STEAL
 /// is available, whether the mover is player 0 (who moves first has the edge).
 impl Encode for Connect4 {
-    const NUM_FEATURES: usize = 2 * CELLS + 2;
+    const NUM_FEATURES: usize = 4 * CELLS + 2;
 
     fn encode(&self, out: &mut [f32]) {
         let me = self.to_move();
-        for (plane, player) in [me, 1 - me].into_iter().enumerate() {
-            let mut bb = self.chips[player];
+        let occupied = self.chips[0] | self.chips[1];
+        let planes = [self.chips[me], self.chips[1 - me], threat_cells(self.chips[me], occupied), threat_cells(self.chips[1 - me], occupied)];
+        for (plane, &bits) in planes.iter().enumerate() {
+            let mut bb = bits;
             while bb != 0 {
                 let index = bb.trailing_zeros() as usize;
                 let (col, row) = (index / COL_BITS, index % COL_BITS);
@@ -359,8 +389,8 @@ impl Encode for Connect4 {
                 bb &= bb - 1;
             }
         }
-        out[2 * CELLS] = (self.turn == 1) as u8 as f32;
-        out[2 * CELLS + 1] = (me == 0) as u8 as f32;
+        out[4 * CELLS] = (self.turn == 1) as u8 as f32;
+        out[4 * CELLS + 1] = (me == 0) as u8 as f32;
     }
 }
 
@@ -531,12 +561,67 @@ mod tests {
         // Player 1 to move: the chip at column 4, bottom row, is the opponent's.
         assert_eq!(f[CELLS + 4], 1.0);
         assert_eq!(f.iter().sum::<f32>(), 2.0, "one chip and the STEAL flag");
-        assert_eq!(f[2 * CELLS], 1.0);
-        assert_eq!(f[2 * CELLS + 1], 0.0);
+        assert_eq!(f[4 * CELLS], 1.0);
+        assert_eq!(f[4 * CELLS + 1], 0.0);
         let mut g = vec![0.0; Connect4::NUM_FEATURES];
         play("4 STEAL").encode(&mut g);
         assert_eq!(g[CELLS + 4], 1.0, "after STEAL the chip is player 1's, the opponent of player 0");
-        assert_eq!(g[2 * CELLS + 1], 1.0);
+        assert_eq!(g[4 * CELLS + 1], 1.0);
+    }
+
+    #[test]
+    fn threat_maps_mark_the_cells_that_complete_four() {
+        // Player 0 owns columns 3,4,5 of the bottom row: threats at columns 2 and 6 (row 0).
+        let s = play("3 3 4 4 5 8");
+        let occupied = s.chips[0] | s.chips[1];
+        assert_eq!(threat_cells(s.chips[0], occupied), bit(2, 0) | bit(6, 0));
+        // Player 1 has 3,4 on row 1 and 8 on row 0: no threat.
+        assert_eq!(threat_cells(s.chips[1], occupied), 0);
+        // A vertical three threatens the cell above it; a gap in the middle of a line counts.
+        let v = play("0 1 0 1 0");
+        assert_eq!(threat_cells(v.chips[0], v.chips[0] | v.chips[1]), bit(0, 3));
+        let gap = play("0 0 1 1 3 3");
+        // Player 0: 0,1,_,3 on row 0 -> column 2 completes four; player 1 the same on row 1.
+        let occ = gap.chips[0] | gap.chips[1];
+        assert_eq!(threat_cells(gap.chips[0], occ), bit(2, 0));
+        assert_eq!(threat_cells(gap.chips[1], occ), bit(2, 1), "a threat above an empty cell counts too");
+        // Features: planes 2 and 3 carry the mover's and the opponent's threats.
+        let mut f = vec![0.0; Connect4::NUM_FEATURES];
+        s.encode(&mut f);
+        let cell = |col: usize, row: usize| row * COLS + col;
+        assert_eq!(s.to_move(), 0);
+        assert_eq!(f[2 * CELLS + cell(2, 0)], 1.0, "player 0 to move sees its own threats in plane 2");
+        assert_eq!(f[2 * CELLS + cell(6, 0)], 1.0);
+        assert_eq!(f[3 * CELLS..4 * CELLS].iter().sum::<f32>(), 0.0);
+    }
+
+    #[test]
+    fn threat_maps_agree_with_trying_every_cell() {
+        // Brute force: a cell is a threat if adding the chip there makes four.
+        let mut rng = Rng::new(17);
+        let mut list = ActionList::new();
+        for _ in 0..300 {
+            let mut s = Connect4::new();
+            while !s.is_terminal() {
+                let occupied = s.chips[0] | s.chips[1];
+                for p in 0..2 {
+                    let mut expected = 0u128;
+                    for col in 0..COLS {
+                        for row in 0..ROWS {
+                            let b = bit(col, row);
+                            if occupied & b == 0 && has_four(s.chips[p] | b) && !has_four(s.chips[p]) {
+                                expected |= b;
+                            }
+                        }
+                    }
+                    if !has_four(s.chips[p]) {
+                        assert_eq!(threat_cells(s.chips[p], occupied), expected, "{:?}", s.rows());
+                    }
+                }
+                s.legal_actions(&mut list);
+                s.apply(list[rng.below(list.len())]);
+            }
+        }
     }
 
     #[test]
