@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod bot;
+pub mod codecup;
 pub mod connect4;
 pub mod encode;
 pub mod game6561;

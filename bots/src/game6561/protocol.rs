@@ -5,7 +5,8 @@
 use super::Game6561;
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
-use crate::protocol::{codecup_alternate, LineReader, ProtocolError};
+use crate::codecup::codecup_alternate;
+use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
 use std::time::Duration;

@@ -1,0 +1,62 @@
+//! The CodeCup protocol pattern: after a game's own opening lines, the players alternate one
+//! action per line until `Quit`. CodinGame bots never need this module.
+
+use crate::agent::Agent;
+use crate::game::{Game, Player};
+use crate::protocol::{LineReader, ProtocolError};
+use crate::time::TimeManager;
+use std::io::{BufRead, Write};
+
+/// The CodeCup pattern shared by its games: after the game's own opening lines, the players
+/// alternate, one action per line, until `Quit`. We move when `state` says it is our seat's
+/// turn and read the opponent's action otherwise; after the game ends we only wait for `Quit`
+/// (whether the last move is relayed first varies: both are accepted). A trailing `!` on an
+/// input move (a win claim in some games) is ignored.
+pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
+    reader: &mut LineReader<R>,
+    mut output: W,
+    agent: &mut dyn Agent<G>,
+    time: &mut TimeManager,
+    log: &mut dyn Write,
+    mut state: G,
+    me: Player,
+) -> Result<(), ProtocolError> {
+    // Actions applied since the start of the game (for time planning).
+    let mut played = 0usize;
+    loop {
+        if !state.is_terminal() && state.to_move() == me {
+            let start = std::time::Instant::now();
+            // Our own moves left, assuming the game runs its full length.
+            let own_left = ((G::MAX_GAME_LENGTH.saturating_sub(played) + 1) / 2).max(1) as u32;
+            let action = agent.choose(&state, Some(time.deadline(start, own_left)));
+            writeln!(output, "{}", G::format_action(action))
+                .and_then(|_| output.flush())
+                .map_err(|e| ProtocolError { line: 0, message: format!("cannot write the move: {e}") })?;
+            time.finish_move(start);
+            let _ = writeln!(log, "play {} ({} ms, {} ms used) {}", G::format_action(action), start.elapsed().as_millis(), time.used().as_millis(), agent.last_report());
+            agent.observe(action);
+            state.apply(action);
+            played += 1;
+            continue;
+        }
+        let line = match reader.next_line()? {
+            None => return Ok(()),
+            Some(text) => text.trim().to_string(),
+        };
+        if line == "Quit" {
+            return Ok(());
+        }
+        if state.is_terminal() {
+            // The judge may relay the game's last move before Quit; nothing else may come.
+            return Err(reader.error(format!("expected Quit after the end of the game, got {line:?}")));
+        }
+        let text = line.strip_suffix('!').unwrap_or(&line);
+        let action = G::parse_action(text).map_err(|e| reader.error(e.to_string()))?;
+        if !state.is_legal(action) {
+            return Err(reader.error(format!("the opponent's move {line:?} is not legal here")));
+        }
+        agent.observe(action);
+        state.apply(action);
+        played += 1;
+    }
+}
