@@ -1,6 +1,7 @@
 //! `cupzero export`: one std-only `.rs` file with the bot and its weights.
 
 use crate::bundle::bundle_bots;
+use crate::clock_args::ClockArgs;
 use crate::GameName;
 use anyhow::{bail, Context, Result};
 use bots::bot::{Contest, Platform};
@@ -74,15 +75,8 @@ pub struct ExportArgs {
     /// How the weights are stored in the file (integer storage keeps the heads in f16).
     #[arg(long, value_enum, default_value = "auto")]
     pub dtype: DTypeArg,
-    /// Fraction of every time budget the bot keeps unused.
-    #[arg(long, default_value_t = 0.1)]
-    pub margin_frac: f64,
-    /// Milliseconds the bot keeps unused on every move.
-    #[arg(long, default_value_t = 10)]
-    pub margin_ms: u64,
-    /// Multiply the contest's time limits (below 1 for a judge slower than its clock says).
-    #[arg(long, default_value_t = 1.0)]
-    pub time_scale: f64,
+    #[command(flatten)]
+    pub clock: ClockArgs,
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
@@ -100,12 +94,7 @@ fn platform_name(p: Platform) -> &'static str {
 }
 
 fn export<G: Contest>(args: &ExportArgs, module: &str, type_path: &str) -> Result<()> {
-    if !(0.0..0.95).contains(&args.margin_frac) {
-        bail!("--margin-frac must be in [0, 0.95), got {}", args.margin_frac);
-    }
-    if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
-        bail!("--time-scale must be a positive number, got {}", args.time_scale);
-    }
+    args.clock.safety()?;
     if args.platform.platform() != G::PLATFORM {
         bail!("{} is played on {}, not {}", G::NAME, platform_name(G::PLATFORM), platform_name(args.platform.platform()));
     }
@@ -115,7 +104,7 @@ fn export<G: Contest>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let main_text = format!(
         "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}));\n}}\n",
-        args.margin_frac, args.margin_ms, args.time_scale
+        args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale
     );
     let code = bundle_bots(module, &main_text).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
     let widths: Vec<String> = std::iter::once(net.num_features()).chain(net.hidden_widths()).map(|w| w.to_string()).collect();

@@ -3,6 +3,7 @@
 mod arena;
 mod bench;
 mod bundle;
+mod clock_args;
 mod export;
 mod judge;
 mod play;

@@ -1,5 +1,6 @@
 //! `cupzero play`: a bot on the contest protocol (the same code an exported bot runs).
 
+use crate::clock_args::ClockArgs;
 use crate::GameName;
 use anyhow::{bail, Context, Result};
 use bots::agent::{Agent, SearchAgent};
@@ -34,15 +35,8 @@ pub struct PlayArgs {
     /// Stop each search after this many playouts (the clock still applies).
     #[arg(long)]
     pub playouts: Option<u64>,
-    /// Fraction of every time budget kept unused.
-    #[arg(long, default_value_t = 0.1)]
-    pub margin_frac: f64,
-    /// Milliseconds kept unused on every move.
-    #[arg(long, default_value_t = 10)]
-    pub margin_ms: u64,
-    /// Multiply the contest's time limits (e.g. 0.5 for a judge that halves them).
-    #[arg(long, default_value_t = 1.0)]
-    pub time_scale: f64,
+    #[command(flatten)]
+    pub clock: ClockArgs,
     /// Random seed (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -61,12 +55,6 @@ struct PlayConfig {
 impl TryFrom<&PlayArgs> for PlayConfig {
     type Error = anyhow::Error;
     fn try_from(a: &PlayArgs) -> Result<Self> {
-        if !(0.0..0.95).contains(&a.margin_frac) {
-            bail!("--margin-frac must be in [0, 0.95), got {}", a.margin_frac);
-        }
-        if !(a.time_scale > 0.0 && a.time_scale.is_finite()) {
-            bail!("--time-scale must be a positive number, got {}", a.time_scale);
-        }
         if a.playouts == Some(0) {
             bail!("--playouts must be at least 1");
         }
@@ -76,8 +64,8 @@ impl TryFrom<&PlayArgs> for PlayConfig {
             _ => {}
         }
         Ok(PlayConfig {
-            safety: Safety::new(a.margin_frac, a.margin_ms),
-            time_scale: a.time_scale,
+            safety: a.clock.safety()?,
+            time_scale: a.clock.time_scale,
             seed: a.seed.unwrap_or_else(|| Rng::from_entropy().next_u64()),
         })
     }
