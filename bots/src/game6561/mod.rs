@@ -154,6 +154,11 @@ impl Game6561 {
         RHYTHM[self.moves as usize % 10]
     }
 
+    /// The value of the largest piece on the board.
+    pub fn largest_piece(&self) -> u64 {
+        self.cells.iter().map(|&p| value_of(p)).max().unwrap_or(0)
+    }
+
     pub fn board_sum(&self) -> u64 {
         self.cells.iter().map(|&p| value_of(p)).sum()
     }

@@ -19,6 +19,10 @@ pub trait CodecupRules: Game {
     /// How a fault ends: `true` if the game goes on with the judge playing random moves for
     /// the faulty player, who scores 0 (6561); `false` if the faulty player simply loses.
     const RANDOM_TAKEOVER: bool;
+    /// A note on the position for the game record (e.g. the largest piece), updated each move.
+    fn note(_state: &Self, _previous: &str) -> String {
+        String::new()
+    }
 }
 
 pub struct CodecupReferee<G: CodecupRules>(PhantomData<G>);
@@ -52,6 +56,7 @@ impl<G: CodecupRules> Referee for CodecupReferee<G> {
         let mut faulted: [Option<Fault>; 2] = [None, None];
         let mut actions = Vec::new();
         let mut list = ActionList::new();
+        let mut note = String::new();
         while !state.is_terminal() {
             let seat = state.to_move();
             let action = if faulted[seat].is_some() {
@@ -77,6 +82,7 @@ impl<G: CodecupRules> Referee for CodecupReferee<G> {
             };
             actions.push(G::format_action(action));
             state.apply(action);
+            note = G::note(&state, &note);
             let other = 1 - seat;
             if !state.is_terminal() && faulted[other].is_none() {
                 players[other].send(&format!("{}\n", G::format_action(action)));
@@ -93,7 +99,7 @@ impl<G: CodecupRules> Referee for CodecupReferee<G> {
                 fault.get_or_insert((seat, f));
             }
         }
-        let end = format!("game over after {} moves, score {}", actions.len(), state.scores()[0]);
+        let end = format!("game over after {} moves, score {}{}", actions.len(), state.scores()[0], note);
         RefereeResult { actions, scores, end, fault }
     }
 }
@@ -103,5 +109,10 @@ impl CodecupRules for bots::game6561::Game6561 {
     const RANDOM_TAKEOVER: bool = true;
     fn intro(_: &Self, seat: Player) -> String {
         if seat == 0 { "A\n".into() } else { "B\n".into() }
+    }
+    /// The largest piece seen so far: `, largest piece 243`.
+    fn note(state: &Self, previous: &str) -> String {
+        let largest = state.largest_piece().max(previous.rsplit(' ').next().and_then(|v| v.parse().ok()).unwrap_or(0));
+        format!(", largest piece {largest}")
     }
 }

@@ -89,9 +89,28 @@ pub struct JudgeSummary {
     pub slowest_first_ms: [u64; 2],
     pub slowest_later_ms: [u64; 2],
     pub most_game_time_ms: [u64; 2],
+    /// Points of A and B in every game, in completion order.
+    pub points: Vec<[f32; 2]>,
+}
+
+/// Mean, median, min and max of a list of scores.
+pub fn score_spread(values: &[f32]) -> (f64, f64, f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0, 0.0, 0.0);
+    }
+    let mut v: Vec<f64> = values.iter().map(|&x| x as f64).collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+    (v.iter().sum::<f64>() / n as f64, median, v[0], v[n - 1])
 }
 
 impl JudgeSummary {
+    /// Whether every game so far gave both players the same points (a cooperative game).
+    pub fn shared_scores(&self) -> bool {
+        !self.points.is_empty() && self.points.iter().all(|p| p[0] == p[1])
+    }
+
     fn add(&mut self, record: &GameRecord, a_seat: usize) {
         self.games += 1;
         let [a, b] = record.points;
@@ -100,6 +119,7 @@ impl JudgeSummary {
         self.by_seat[a_seat].add(score);
         self.total_points[0] += a as f64;
         self.total_points[1] += b as f64;
+        self.points.push([a, b]);
         if let Some(f) = &record.fault {
             let who = if f.player == "A" { 0 } else { 1 };
             let kind = match f.fault.kind {
@@ -134,12 +154,18 @@ impl JudgeSummary {
             format!("{} timeouts, {} crashes, {} illegal, {} garbled", f[0], f[1], f[2], f[3])
         };
         let mean = self.mean_points();
+        let result_line = if self.shared_scores() {
+            let (m, med, lo, hi) = score_spread(&self.points.iter().map(|p| p[0]).collect::<Vec<_>>());
+            format!("shared score (cooperative): mean {m:.1}, median {med:.1}, min {lo}, max {hi}")
+        } else {
+            format!("A: {}", self.stats.describe())
+        };
         format!(
-            "games: {}\nA = {}\nB = {}\nA: {}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nmost time in one game: A {} ms, B {} ms",
+            "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nmost time in one game: A {} ms, B {} ms",
             self.games,
             labels[0],
             labels[1],
-            self.stats.describe(),
+            result_line,
             self.by_seat[0].describe(),
             self.by_seat[1].describe(),
             mean[0],
