@@ -325,6 +325,23 @@ mod tests {
     }
 
     #[test]
+    fn cooperative_games_run_through_self_play() {
+        use bots::game6561::Game6561;
+        let (f, a) = (Game6561::NUM_FEATURES, Game6561::NUM_ACTIONS);
+        let net = Arc::new(Mlp { game: "6561".into(), hidden: vec![Dense::zeros(f, 4)], policy: Dense::zeros(4, a), value: Dense::zeros(4, 2) });
+        let mut s = settings();
+        s.full_playouts = 4;
+        s.fast_playouts = 2;
+        let (records, _) = generate::<Game6561>(&net, &s, 2, 5, &|| {});
+        for r in &records {
+            assert_eq!(r.utilities[0], r.utilities[1], "both players share the score");
+            assert!(r.scores[0] >= 3.0 && r.actions.len() > 3);
+            let samples = crate::replay::samples_from_record::<Game6561>(r, 0.3);
+            assert!(samples.iter().all(|x| x.value[0] == x.value[1]));
+        }
+    }
+
+    #[test]
     fn search_finds_immediate_wins_in_self_play_targets() {
         // With a zero net the search alone must put most target mass on a winning move.
         let mut state = Connect4::new();
