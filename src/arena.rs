@@ -66,6 +66,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => run_game::<Connect4>(&args),
         GameName::G6561 => run_game::<bots::game6561::Game6561>(&args),
+        GameName::Blackhole => run_game::<bots::blackhole::BlackHole>(&args),
     }
 }
 

@@ -41,6 +41,7 @@ pub fn perft(args: PerftArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => perft_game::<Connect4>(&args),
         GameName::G6561 => perft_game::<bots::game6561::Game6561>(&args),
+        GameName::Blackhole => perft_game::<bots::blackhole::BlackHole>(&args),
     }
 }
 
@@ -67,6 +68,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             bench_game::<Connect4>(period);
             if let Some(path) = &args.weights {
                 bench_net::<Connect4>(path, period)?;
+            }
+        }
+        GameName::Blackhole => {
+            bench_game::<bots::blackhole::BlackHole>(period);
+            if let Some(path) = &args.weights {
+                bench_net::<bots::blackhole::BlackHole>(path, period)?;
             }
         }
         GameName::G6561 => {

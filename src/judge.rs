@@ -99,6 +99,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
     let referee: &dyn Referee = match args.game {
         GameName::Connect4 => &Connect4Referee,
         GameName::G6561 => &judge::codecup::CodecupReferee::<bots::game6561::Game6561>::default(),
+        GameName::Blackhole => &judge::codecup::CodecupReferee::<bots::blackhole::BlackHole>::default(),
     };
     let verbose = args.verbose;
     let total = config.games;

@@ -47,6 +47,8 @@ pub enum GameName {
     /// 6561, CodeCup 2016 (cooperative sliding game). Rules, perft and bench so far.
     #[value(name = "6561")]
     G6561,
+    /// Black Hole, CodeCup 2018 (36-field triangle, stones 1..15, margin score).
+    Blackhole,
 }
 
 /// The game's id as used in file and directory names.
@@ -54,6 +56,7 @@ pub fn game_id(game: GameName) -> &'static str {
     match game {
         GameName::Connect4 => <bots::connect4::Connect4 as bots::game::Game>::NAME,
         GameName::G6561 => <bots::game6561::Game6561 as bots::game::Game>::NAME,
+        GameName::Blackhole => <bots::blackhole::BlackHole as bots::game::Game>::NAME,
     }
 }
 

@@ -75,6 +75,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => play::<Connect4>(&args),
         GameName::G6561 => play::<bots::game6561::Game6561>(&args),
+        GameName::Blackhole => play::<bots::blackhole::BlackHole>(&args),
     }
 }
 

@@ -3,6 +3,7 @@
 //! game's worth) into a single `.rs` file.
 
 pub mod agent;
+pub mod blackhole;
 pub mod bot;
 pub mod codecup;
 pub mod connect4;

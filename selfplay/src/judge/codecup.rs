@@ -104,6 +104,19 @@ impl<G: CodecupRules> Referee for CodecupReferee<G> {
     }
 }
 
+impl CodecupRules for bots::blackhole::BlackHole {
+    const GAME_MS: u64 = bots::blackhole::protocol::GAME_SECONDS * 1000;
+    // "Your opponent will finish the game against a player controlled by the jury."
+    const RANDOM_TAKEOVER: bool = true;
+    fn intro(state: &Self, seat: Player) -> String {
+        let mut text: String = state.brown_fields().iter().map(|&f| format!("{}\n", bots::blackhole::label(f))).collect();
+        if seat == 0 {
+            text.push_str("Start\n");
+        }
+        text
+    }
+}
+
 impl CodecupRules for bots::game6561::Game6561 {
     const GAME_MS: u64 = bots::game6561::protocol::GAME_SECONDS * 1000;
     const RANDOM_TAKEOVER: bool = true;

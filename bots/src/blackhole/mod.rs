@@ -1,0 +1,410 @@
+//! Black Hole (CodeCup 2018): 36 hexagonal fields in a triangle, 5 brown jury stones, Red and
+//! Blue each place their stones 1..15 once, alternately, Red first. After 30 turns one field is
+//! empty: the black hole. R and B are the sums of the red and blue stones next to it; Red scores
+//! 75 + R - B and Blue 75 - R + B.
+//!
+//! Fields: rows `A`..`H` hold 8, 7, ..., 1 fields (`A1`..`A8`, ..., `H1`). With u = row letter - 'A'
+//! and v = digit - 1, a field exists when u + v < 8 and has index 8u - u(u-1)/2 + v. Neighbours of
+//! (u, v): (u, v±1), (u-1, v), (u-1, v+1), (u+1, v-1), (u+1, v).
+//!
+//! Actions: `field * 15 + (value - 1)`.
+
+pub mod protocol;
+
+use crate::encode::Encode;
+use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
+use crate::rng::{splitmix64, Rng};
+
+pub const FIELDS: usize = 36;
+pub const STONES: usize = 15;
+pub const BROWN_STONES: usize = 5;
+pub const TURNS: usize = 30;
+const SIDE: i32 = 8;
+
+/// What a field holds.
+const EMPTY: u8 = 0;
+const BROWN: u8 = 31;
+/// Red stone v is `v` (1..=15), blue stone v is `15 + v`.
+fn stone(player: Player, value: u8) -> u8 {
+    player as u8 * STONES as u8 + value
+}
+
+/// (u, v) of a field index.
+pub fn coords(field: usize) -> (i32, i32) {
+    let mut u = 0;
+    let mut start = 0;
+    while start + (SIDE - u) as usize <= field {
+        start += (SIDE - u) as usize;
+        u += 1;
+    }
+    (u, (field - start) as i32)
+}
+
+/// The index of (u, v), if it is a field.
+pub fn index(u: i32, v: i32) -> Option<usize> {
+    (u >= 0 && v >= 0 && u + v < SIDE).then(|| (8 * u - u * (u - 1) / 2 + v) as usize)
+}
+
+/// The neighbours of every field, as a bit set.
+pub fn neighbours(field: usize) -> u64 {
+    let (u, v) = coords(field);
+    [(u, v - 1), (u, v + 1), (u - 1, v), (u - 1, v + 1), (u + 1, v - 1), (u + 1, v)]
+        .iter()
+        .filter_map(|&(a, b)| index(a, b))
+        .fold(0u64, |m, i| m | 1 << i)
+}
+
+/// `A1`-style label of a field.
+pub fn label(field: usize) -> String {
+    let (u, v) = coords(field);
+    format!("{}{}", (b'A' + u as u8) as char, v + 1)
+}
+
+/// The field of an `A1`-style label.
+pub fn parse_field(text: &str) -> Option<usize> {
+    match text.as_bytes() {
+        [letter @ b'A'..=b'H', digit @ b'1'..=b'8'] => index((letter - b'A') as i32, (digit - b'1') as i32),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlackHole {
+    cells: [u8; FIELDS],
+    /// Stones each player has already placed, bit `value - 1`.
+    used: [u16; NUM_PLAYERS],
+    turn: u8,
+    hash: u64,
+}
+
+impl BlackHole {
+    /// The start position with brown stones on `brown` (five distinct fields).
+    pub fn with_brown(brown: &[usize]) -> Self {
+        let mut g = BlackHole { cells: [EMPTY; FIELDS], used: [0; 2], turn: 0, hash: 0 };
+        for &f in brown {
+            g.cells[f] = BROWN;
+        }
+        g.hash = g.compute_hash();
+        g
+    }
+
+    pub fn brown_fields(&self) -> Vec<usize> {
+        (0..FIELDS).filter(|&f| self.cells[f] == BROWN).collect()
+    }
+
+    pub fn turn(&self) -> usize {
+        self.turn as usize
+    }
+
+    /// The empty field left after the last turn.
+    pub fn hole(&self) -> Option<usize> {
+        (self.turn as usize == TURNS).then(|| (0..FIELDS).find(|&f| self.cells[f] == EMPTY)).flatten()
+    }
+
+    /// (R, B): the stone sums of each colour next to the hole (zero before the end).
+    pub fn hole_sums(&self) -> (u32, u32) {
+        let Some(hole) = self.hole() else { return (0, 0) };
+        let (mut r, mut b) = (0, 0);
+        let mut n = neighbours(hole);
+        while n != 0 {
+            let f = n.trailing_zeros() as usize;
+            n &= n - 1;
+            match self.cells[f] {
+                c @ 1..=15 => r += c as u32,
+                c @ 16..=30 => b += c as u32 - STONES as u32,
+                _ => {}
+            }
+        }
+        (r, b)
+    }
+
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = self.turn as u64;
+        for chunk in self.cells.chunks(8) {
+            h = splitmix64(h ^ chunk.iter().fold(0u64, |w, &c| w << 8 | c as u64)).1;
+        }
+        h
+    }
+
+    pub fn action(field: usize, value: u8) -> Action {
+        (field * STONES + value as usize - 1) as Action
+    }
+
+    pub fn field_and_value(action: Action) -> (usize, u8) {
+        (action as usize / STONES, (action as usize % STONES) as u8 + 1)
+    }
+}
+
+/// The six symmetries of the triangle permute the axes (u, v, w = 7 - u - v).
+const AXIS_PERMUTATIONS: [[usize; 3]; 6] = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [1, 0, 2], [0, 2, 1], [2, 1, 0]];
+
+fn transform_field(sym: usize, field: usize) -> usize {
+    let (u, v) = coords(field);
+    let axes = [u, v, SIDE - 1 - u - v];
+    let p = AXIS_PERMUTATIONS[sym];
+    index(axes[p[0]], axes[p[1]]).expect("a symmetry maps fields to fields")
+}
+
+/// A margin of this many points is worth utility 1 (larger ones are clamped): most games end
+/// within ±30, and the ranking sums points, so the margin itself is what a player maximises.
+const MARGIN_SCALE: f32 = 45.0;
+
+impl Game for BlackHole {
+    const NAME: &'static str = "blackhole";
+    const NUM_ACTIONS: usize = FIELDS * STONES;
+    const MAX_GAME_LENGTH: usize = TURNS;
+    const NUM_SYMMETRIES: usize = 6;
+
+    /// Five brown stones on distinct random fields.
+    fn new_game(rng: &mut Rng) -> Self {
+        let mut fields: Vec<usize> = (0..FIELDS).collect();
+        for i in 0..BROWN_STONES {
+            let j = i + rng.below(FIELDS - i);
+            fields.swap(i, j);
+        }
+        Self::with_brown(&fields[..BROWN_STONES])
+    }
+
+    fn to_move(&self) -> Player {
+        (self.turn % 2) as Player
+    }
+
+    fn legal_actions(&self, out: &mut ActionList) {
+        out.clear();
+        if self.is_terminal() {
+            return;
+        }
+        let used = self.used[self.to_move()];
+        for f in (0..FIELDS).filter(|&f| self.cells[f] == EMPTY) {
+            for value in 1..=STONES as u8 {
+                if used & (1 << (value - 1)) == 0 {
+                    out.push(Self::action(f, value));
+                }
+            }
+        }
+    }
+
+    fn is_legal(&self, action: Action) -> bool {
+        if self.is_terminal() || action as usize >= Self::NUM_ACTIONS {
+            return false;
+        }
+        let (f, value) = Self::field_and_value(action);
+        self.cells[f] == EMPTY && self.used[self.to_move()] & (1 << (value - 1)) == 0
+    }
+
+    fn apply(&mut self, action: Action) {
+        debug_assert!(self.is_legal(action), "illegal action {action}");
+        let (f, value) = Self::field_and_value(action);
+        let me = self.to_move();
+        self.cells[f] = stone(me, value);
+        self.used[me] |= 1 << (value - 1);
+        self.turn += 1;
+        self.hash = self.compute_hash();
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.turn as usize == TURNS
+    }
+
+    fn scores(&self) -> [f32; NUM_PLAYERS] {
+        let (r, b) = self.hole_sums();
+        let margin = r as f32 - b as f32;
+        [75.0 + margin, 75.0 - margin]
+    }
+
+    fn utilities(&self) -> [f32; NUM_PLAYERS] {
+        let (r, b) = self.hole_sums();
+        let u = ((r as f32 - b as f32) / MARGIN_SCALE).clamp(-1.0, 1.0);
+        [u, -u]
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn symmetric(&self, sym: usize) -> Self {
+        let mut cells = [EMPTY; FIELDS];
+        for f in 0..FIELDS {
+            cells[transform_field(sym, f)] = self.cells[f];
+        }
+        let mut g = BlackHole { cells, ..self.clone() };
+        g.hash = g.compute_hash();
+        g
+    }
+
+    fn map_action(sym: usize, action: Action) -> Action {
+        let (f, value) = Self::field_and_value(action);
+        Self::action(transform_field(sym, f), value)
+    }
+
+    fn format_action(action: Action) -> String {
+        let (f, value) = Self::field_and_value(action);
+        format!("{}={value}", label(f))
+    }
+
+    fn parse_action(text: &str) -> Result<Action, ParseActionError> {
+        let err = || ParseActionError { text: text.to_string(), expected: "a move like A3=6 (field A1..H1, stone 1..15)" };
+        let (field, value) = text.split_once('=').ok_or_else(err)?;
+        let field = parse_field(field).ok_or_else(err)?;
+        match value.parse::<u8>() {
+            Ok(v) if (1..=STONES as u8).contains(&v) && !value.starts_with('+') => Ok(Self::action(field, v)),
+            _ => Err(err()),
+        }
+    }
+}
+
+/// Features, from the player to move, per field: empty, brown, own stone, opponent stone, own
+/// value / 15, opponent value / 15, and the field's degree / 6; then the stones each side still
+/// holds (15 + 15 flags) and the turn / 30.
+impl Encode for BlackHole {
+    const NUM_FEATURES: usize = FIELDS * 7 + 2 * STONES + 1;
+
+    fn encode(&self, out: &mut [f32]) {
+        let me = self.to_move();
+        for f in 0..FIELDS {
+            let base = f * 7;
+            match self.cells[f] {
+                EMPTY => out[base] = 1.0,
+                BROWN => out[base + 1] = 1.0,
+                c => {
+                    let (owner, value) = if c as usize <= STONES { (0, c) } else { (1, c - STONES as u8) };
+                    let side = if owner == me { 0 } else { 1 };
+                    out[base + 2 + side] = 1.0;
+                    out[base + 4 + side] = value as f32 / STONES as f32;
+                }
+            }
+            out[base + 6] = neighbours(f).count_ones() as f32 / 6.0;
+        }
+        let held = FIELDS * 7;
+        for (side, player) in [me, 1 - me].into_iter().enumerate() {
+            for v in 0..STONES {
+                if self.used[player] & (1 << v) == 0 {
+                    out[held + side * STONES + v] = 1.0;
+                }
+            }
+        }
+        out[held + 2 * STONES] = self.turn as f32 / TURNS as f32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_indices() {
+        assert_eq!(parse_field("A1"), Some(0));
+        assert_eq!(parse_field("A8"), Some(7));
+        assert_eq!(parse_field("B1"), Some(8));
+        assert_eq!(parse_field("H1"), Some(35));
+        assert_eq!(parse_field("B8"), None);
+        assert_eq!(parse_field("I1"), None);
+        for f in 0..FIELDS {
+            assert_eq!(parse_field(&label(f)), Some(f));
+        }
+    }
+
+    #[test]
+    fn neighbour_counts_corners_edges_inner() {
+        let degree = |l: &str| neighbours(parse_field(l).unwrap()).count_ones();
+        for corner in ["A1", "A8", "H1"] {
+            assert_eq!(degree(corner), 2, "{corner}");
+        }
+        for edge in ["A4", "C1", "C6", "G2", "B1", "B7"] {
+            assert_eq!(degree(edge), 4, "{edge}");
+        }
+        for inner in ["B2", "C3", "D2", "E2"] {
+            assert_eq!(degree(inner), 6, "{inner}");
+        }
+        let b2: Vec<String> = (0..FIELDS).filter(|&f| neighbours(parse_field("B2").unwrap()) >> f & 1 == 1).map(label).collect();
+        assert_eq!(b2, vec!["A2", "A3", "B1", "B3", "C1", "C2"]);
+        // Symmetric relation; 3 corners x 2 + 18 edge fields x 4 + 15 inner x 6 = 168 = 2 x 84 edges.
+        let total: u32 = (0..FIELDS).map(|f| neighbours(f).count_ones()).sum();
+        assert_eq!(total, 168);
+        for f in 0..FIELDS {
+            for g in 0..FIELDS {
+                assert_eq!(neighbours(f) >> g & 1, neighbours(g) >> f & 1);
+            }
+        }
+    }
+
+    /// The rules page's example: red 4, 7, 14 and blue 2, 11 next to the hole: 87 / 63.
+    #[test]
+    fn rules_page_example() {
+        let f = |l: &str| parse_field(l).unwrap();
+        // Hole C3, whose six neighbours are B3, B4, C2, C4, D2 and D3 (brown).
+        let mut g = BlackHole::with_brown(&[f("D3"), f("A1"), f("A8"), f("H1"), f("G1")]);
+        let hole = f("C3");
+        let mut fields: Vec<usize> = (0..FIELDS).filter(|&x| g.cells[x] == EMPTY && x != hole).collect();
+        let mut place = |field: &str| {
+            let x = f(field);
+            fields.retain(|&y| y != x);
+            x
+        };
+        let mut red = vec![(place("B3"), 4u8), (place("B4"), 7), (place("C2"), 14)];
+        let mut blue = vec![(place("C4"), 2u8), (place("D2"), 11)];
+        let mut rest = fields.into_iter();
+        red.extend((1..=15).filter(|v| ![4, 7, 14].contains(v)).map(|v| (rest.next().unwrap(), v)));
+        blue.extend((1..=15).filter(|v| ![2, 11].contains(v)).map(|v| (rest.next().unwrap(), v)));
+        assert!(rest.next().is_none());
+        for turn in 0..TURNS {
+            let (field, value) = if turn % 2 == 0 { red[turn / 2] } else { blue[turn / 2] };
+            g.apply(BlackHole::action(field, value));
+        }
+        assert!(g.is_terminal());
+        assert_eq!(g.hole(), Some(hole));
+        assert_eq!(g.hole_sums(), (25, 13));
+        assert_eq!(g.scores(), [87.0, 63.0]);
+        assert!(g.utilities()[0] > 0.0 && g.utilities()[0] == -g.utilities()[1]);
+    }
+
+    #[test]
+    fn symmetries_are_the_six_of_the_triangle() {
+        for sym in 0..6 {
+            let mut seen = 0u64;
+            for x in 0..FIELDS {
+                let y = transform_field(sym, x);
+                seen |= 1 << y;
+                // Neighbours stay neighbours.
+                for z in 0..FIELDS {
+                    if neighbours(x) >> z & 1 == 1 {
+                        assert_eq!(neighbours(y) >> transform_field(sym, z) & 1, 1);
+                    }
+                }
+            }
+            assert_eq!(seen.count_ones(), 36, "symmetry {sym} is a permutation");
+        }
+        // The corners are permuted among themselves.
+        let corners = ["A1", "A8", "H1"].map(|l| parse_field(l).unwrap());
+        for sym in 0..6 {
+            for c in corners {
+                assert!(corners.contains(&transform_field(sym, c)));
+            }
+        }
+    }
+
+    #[test]
+    fn action_text() {
+        let a = BlackHole::parse_action("A3=6").unwrap();
+        assert_eq!(BlackHole::field_and_value(a), (2, 6));
+        assert_eq!(BlackHole::format_action(a), "A3=6");
+        for bad in ["A3=0", "A3=16", "A9=1", "A3", "=4", "A3=+5", "a3=5"] {
+            assert!(BlackHole::parse_action(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn each_stone_once_and_the_brown_fields_stay() {
+        let mut g = BlackHole::new_game(&mut Rng::new(4));
+        assert_eq!(g.brown_fields().len(), 5);
+        let mut list = ActionList::new();
+        g.legal_actions(&mut list);
+        assert_eq!(list.len(), 31 * 15);
+        g.apply(list[0]);
+        g.legal_actions(&mut list);
+        assert_eq!(list.len(), 30 * 15, "Blue has all its stones");
+        g.apply(list[0]);
+        g.legal_actions(&mut list);
+        assert_eq!(list.len(), 29 * 14, "Red has used one");
+    }
+}

@@ -1,0 +1,90 @@
+//! CodeCup Black Hole protocol, player side: five lines with the brown fields, then `Start` if
+//! we are Red, else Red's first move; moves `A3=6`; `Quit` ends the game (Blue's last move may
+//! or may not be relayed to Red first). 5 seconds of thinking per player per game.
+
+use super::{parse_field, BlackHole, BROWN_STONES};
+use crate::agent::Agent;
+use crate::bot::{Contest, Platform};
+use crate::codecup::codecup_alternate;
+use crate::game::Game;
+use crate::protocol::{LineReader, ProtocolError};
+use crate::time::{Clock, TimeManager};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+pub const GAME_SECONDS: u64 = 5;
+
+impl Contest for BlackHole {
+    const PLATFORM: Platform = Platform::CodeCup;
+
+    fn clock(time_scale: f64) -> Clock {
+        Clock::PerGame { total: Duration::from_secs_f64(GAME_SECONDS as f64 * time_scale) }
+    }
+
+    fn run_protocol<R: BufRead, W: Write>(
+        input: R,
+        output: W,
+        agent: &mut dyn Agent<Self>,
+        time: &mut TimeManager,
+        log: &mut dyn Write,
+    ) -> Result<(), ProtocolError> {
+        let mut reader = LineReader::new(input);
+        let mut brown = Vec::with_capacity(BROWN_STONES);
+        for _ in 0..BROWN_STONES {
+            let text = reader.expect_line("a brown field like E4")?.trim().to_string();
+            let field = parse_field(&text).ok_or_else(|| reader.error(format!("expected a field A1..H1, got {text:?}")))?;
+            if brown.contains(&field) {
+                return Err(reader.error(format!("brown field {text} given twice")));
+            }
+            brown.push(field);
+        }
+        let state = BlackHole::with_brown(&brown);
+        let first = reader.expect_line("Start or Red's first move")?.trim().to_string();
+        if first == "Start" {
+            return codecup_alternate(&mut reader, output, agent, time, log, state, 0);
+        }
+        // We are Blue: Red's first move came instead of Start.
+        let action = BlackHole::parse_action(&first).map_err(|e| reader.error(format!("expected Start or a move: {e}")))?;
+        if !state.is_legal(action) {
+            return Err(reader.error(format!("Red's first move {first} is not legal here")));
+        }
+        let mut state = state;
+        agent.observe(action);
+        state.apply(action);
+        codecup_alternate(&mut reader, output, agent, time, log, state, 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::Safety;
+    use crate::tools::RandomAgent;
+
+    fn run(input: &str) -> (Result<(), ProtocolError>, String) {
+        let mut out = Vec::new();
+        let mut time = TimeManager::new(BlackHole::clock(1.0), Safety::new(0.1, 10));
+        let result = BlackHole::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(2), &mut time, &mut std::io::sink());
+        (result, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn red_starts_and_blue_answers() {
+        let (result, out) = run("A1\nA8\nH1\nD4\nE2\nStart\nB2=5\nQuit\n");
+        result.unwrap();
+        assert_eq!(out.lines().count(), 2);
+        let (result, out) = run("A1\nA8\nH1\nD4\nE2\nB2=5\nQuit\n");
+        result.unwrap();
+        assert_eq!(out.lines().count(), 1);
+        let blue = BlackHole::parse_action(out.trim()).unwrap();
+        assert_ne!(BlackHole::field_and_value(blue).0, parse_field("B2").unwrap());
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        assert!(run("Z9\n").0.unwrap_err().to_string().contains("expected a field"));
+        assert!(run("A1\nA1\n").0.unwrap_err().to_string().contains("twice"));
+        assert!(run("A1\nA8\nH1\nD4\nE2\nA1=3\n").0.unwrap_err().to_string().contains("not legal"));
+        assert!(run("A1\nA8\nH1\nD4\nE2\nGo\n").0.unwrap_err().to_string().contains("expected Start or a move"));
+    }
+}
