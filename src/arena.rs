@@ -67,6 +67,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         GameName::Connect4 => run_game::<Connect4>(&args),
         GameName::G6561 => run_game::<bots::game6561::Game6561>(&args),
         GameName::Blackhole => run_game::<bots::blackhole::BlackHole>(&args),
+        GameName::Zuniq => run_game::<bots::zuniq::Zuniq>(&args),
     }
 }
 

@@ -42,6 +42,7 @@ pub fn perft(args: PerftArgs) -> Result<()> {
         GameName::Connect4 => perft_game::<Connect4>(&args),
         GameName::G6561 => perft_game::<bots::game6561::Game6561>(&args),
         GameName::Blackhole => perft_game::<bots::blackhole::BlackHole>(&args),
+        GameName::Zuniq => perft_game::<bots::zuniq::Zuniq>(&args),
     }
 }
 
@@ -68,6 +69,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             bench_game::<Connect4>(period);
             if let Some(path) = &args.weights {
                 bench_net::<Connect4>(path, period)?;
+            }
+        }
+        GameName::Zuniq => {
+            bench_game::<bots::zuniq::Zuniq>(period);
+            if let Some(path) = &args.weights {
+                bench_net::<bots::zuniq::Zuniq>(path, period)?;
             }
         }
         GameName::Blackhole => {

@@ -84,6 +84,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
         GameName::Connect4 => export::<Connect4>(&args, "connect4", "connect4::Connect4"),
         GameName::G6561 => export::<bots::game6561::Game6561>(&args, "game6561", "game6561::Game6561"),
         GameName::Blackhole => export::<bots::blackhole::BlackHole>(&args, "blackhole", "blackhole::BlackHole"),
+        GameName::Zuniq => export::<bots::zuniq::Zuniq>(&args, "zuniq", "zuniq::Zuniq"),
     }
 }
 

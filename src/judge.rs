@@ -100,6 +100,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         GameName::Connect4 => &Connect4Referee,
         GameName::G6561 => &judge::codecup::CodecupReferee::<bots::game6561::Game6561>::default(),
         GameName::Blackhole => &judge::codecup::CodecupReferee::<bots::blackhole::BlackHole>::default(),
+        GameName::Zuniq => &judge::codecup::CodecupReferee::<bots::zuniq::Zuniq>::default(),
     };
     let verbose = args.verbose;
     let total = config.games;

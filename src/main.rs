@@ -49,6 +49,8 @@ pub enum GameName {
     G6561,
     /// Black Hole, CodeCup 2018 (36-field triangle, stones 1..15, margin score).
     Blackhole,
+    /// Zuniq, CodeCup 2021 (segments, zones of unique size, last mover wins).
+    Zuniq,
 }
 
 /// The game's id as used in file and directory names.
@@ -57,6 +59,7 @@ pub fn game_id(game: GameName) -> &'static str {
         GameName::Connect4 => <bots::connect4::Connect4 as bots::game::Game>::NAME,
         GameName::G6561 => <bots::game6561::Game6561 as bots::game::Game>::NAME,
         GameName::Blackhole => <bots::blackhole::BlackHole as bots::game::Game>::NAME,
+        GameName::Zuniq => <bots::zuniq::Zuniq as bots::game::Game>::NAME,
     }
 }
 

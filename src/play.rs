@@ -76,6 +76,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         GameName::Connect4 => play::<Connect4>(&args),
         GameName::G6561 => play::<bots::game6561::Game6561>(&args),
         GameName::Blackhole => play::<bots::blackhole::BlackHole>(&args),
+        GameName::Zuniq => play::<bots::zuniq::Zuniq>(&args),
     }
 }
 

@@ -7,6 +7,30 @@ use crate::protocol::{LineReader, ProtocolError};
 use crate::time::TimeManager;
 use std::io::{BufRead, Write};
 
+/// The opening shared by several CodeCup games: the next line is `Start` when we move first
+/// (seat 0); otherwise it is the opponent's first move, and we are seat 1.
+pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
+    reader: &mut LineReader<R>,
+    output: W,
+    agent: &mut dyn Agent<G>,
+    time: &mut TimeManager,
+    log: &mut dyn Write,
+    mut state: G,
+) -> Result<(), ProtocolError> {
+    let first = reader.expect_line("Start or the opponent's first move")?.trim().to_string();
+    if first == "Start" {
+        return codecup_alternate(reader, output, agent, time, log, state, 0);
+    }
+    let text = first.strip_suffix('!').unwrap_or(&first);
+    let action = G::parse_action(text).map_err(|e| reader.error(format!("expected Start or a move: {e}")))?;
+    if !state.is_legal(action) {
+        return Err(reader.error(format!("the opponent's first move {first} is not legal here")));
+    }
+    agent.observe(action);
+    state.apply(action);
+    codecup_alternate(reader, output, agent, time, log, state, 1)
+}
+
 /// The CodeCup pattern shared by its games: after the game's own opening lines, the players
 /// alternate, one action per line, until `Quit`. We move when `state` says it is our seat's
 /// turn and read the opponent's action otherwise; after the game ends we only wait for `Quit`

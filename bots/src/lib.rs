@@ -18,3 +18,4 @@ pub mod protocol;
 pub mod rng;
 pub mod time;
 pub mod tools;
+pub mod zuniq;

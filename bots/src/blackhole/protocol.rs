@@ -5,8 +5,7 @@
 use super::{parse_field, BlackHole, BROWN_STONES};
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
-use crate::codecup::codecup_alternate;
-use crate::game::Game;
+use crate::codecup::codecup_start_or_reply;
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
@@ -38,26 +37,14 @@ impl Contest for BlackHole {
             }
             brown.push(field);
         }
-        let state = BlackHole::with_brown(&brown);
-        let first = reader.expect_line("Start or Red's first move")?.trim().to_string();
-        if first == "Start" {
-            return codecup_alternate(&mut reader, output, agent, time, log, state, 0);
-        }
-        // We are Blue: Red's first move came instead of Start.
-        let action = BlackHole::parse_action(&first).map_err(|e| reader.error(format!("expected Start or a move: {e}")))?;
-        if !state.is_legal(action) {
-            return Err(reader.error(format!("Red's first move {first} is not legal here")));
-        }
-        let mut state = state;
-        agent.observe(action);
-        state.apply(action);
-        codecup_alternate(&mut reader, output, agent, time, log, state, 1)
+        codecup_start_or_reply(&mut reader, output, agent, time, log, BlackHole::with_brown(&brown))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::time::Safety;
     use crate::tools::RandomAgent;
 

@@ -1,0 +1,463 @@
+//! Zuniq (CodeCup 2021): 6x6 dots, players alternately draw one segment between two adjacent
+//! dots, White first. Cells joined by undrawn segments form regions; a region is a closed zone
+//! once every segment around it is drawn (the board's border is not a wall: border segments must
+//! be drawn too). Segments inside a closed zone can never be drawn, and no two closed zones may
+//! have the same size (in cells). A player with no legal move loses.
+//!
+//! Labels: dot rows `A`..`F` (A on top), dot columns `1`..`6`. `Xnh` joins (X,n)-(X,n+1), `Xnv`
+//! joins (X,n)-(X+1,n). Actions: `0..30` horizontal `row * 5 + n - 1`, `30..60` vertical
+//! `30 + row * 6 + n - 1`.
+
+pub mod protocol;
+
+use crate::encode::Encode;
+use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
+use crate::rng::{splitmix64, Rng};
+
+pub const DOTS: usize = 6;
+pub const CELLS_PER_SIDE: usize = DOTS - 1;
+pub const CELLS: usize = CELLS_PER_SIDE * CELLS_PER_SIDE;
+pub const SEGMENTS: usize = 60;
+const HORIZONTAL: usize = 30;
+
+pub fn horizontal(row: usize, col: usize) -> usize {
+    row * CELLS_PER_SIDE + col
+}
+
+pub fn vertical(row: usize, col: usize) -> usize {
+    HORIZONTAL + row * DOTS + col
+}
+
+/// The segments around cell (r, c): top, bottom, left, right.
+fn cell_sides(cell: usize) -> [usize; 4] {
+    let (r, c) = (cell / CELLS_PER_SIDE, cell % CELLS_PER_SIDE);
+    [horizontal(r, c), horizontal(r + 1, c), vertical(r, c), vertical(r, c + 1)]
+}
+
+/// The cells on each side of a segment (one for a border segment).
+fn segment_cells(segment: usize) -> (Option<usize>, Option<usize>) {
+    let cell = |r: usize, c: usize| (r < CELLS_PER_SIDE && c < CELLS_PER_SIDE).then_some(r * CELLS_PER_SIDE + c);
+    if segment < HORIZONTAL {
+        let (row, col) = (segment / CELLS_PER_SIDE, segment % CELLS_PER_SIDE);
+        (row.checked_sub(1).and_then(|r| cell(r, col)), cell(row, col))
+    } else {
+        let (row, col) = ((segment - HORIZONTAL) / DOTS, (segment - HORIZONTAL) % DOTS);
+        (col.checked_sub(1).and_then(|c| cell(row, c)), cell(row, col))
+    }
+}
+
+/// The region of `start` given the drawn segments: (cells, whether it is closed).
+fn region(drawn: u64, start: usize) -> (u32, bool) {
+    let mut cells = 1u32 << start;
+    let mut stack = vec![start];
+    let mut closed = true;
+    while let Some(cell) = stack.pop() {
+        for side in cell_sides(cell) {
+            if drawn >> side & 1 == 1 {
+                continue;
+            }
+            match segment_cells(side) {
+                (Some(a), Some(b)) => {
+                    let next = if a == cell { b } else { a };
+                    if cells >> next & 1 == 0 {
+                        cells |= 1 << next;
+                        stack.push(next);
+                    }
+                }
+                // An undrawn border segment: the region is open to the outside.
+                _ => closed = false,
+            }
+        }
+    }
+    (cells, closed)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zuniq {
+    drawn: u64,
+    /// Cells inside closed zones.
+    closed_cells: u32,
+    /// Bit `s` set when a closed zone of size `s` exists.
+    sizes: u32,
+    moves: u8,
+    /// The player to move has no legal move (and has lost).
+    stuck: bool,
+    hash: u64,
+}
+
+impl Default for Zuniq {
+    fn default() -> Self {
+        let mut z = Zuniq { drawn: 0, closed_cells: 0, sizes: 0, moves: 0, stuck: false, hash: 0 };
+        z.hash = z.compute_hash();
+        z
+    }
+}
+
+impl Zuniq {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn moves(&self) -> usize {
+        self.moves as usize
+    }
+
+    pub fn closed_cells(&self) -> u32 {
+        self.closed_cells
+    }
+
+    /// Sizes of the closed zones, as a bit set.
+    pub fn zone_sizes(&self) -> u32 {
+        self.sizes
+    }
+
+    /// The winner once the game is over: the player who made the last move.
+    pub fn winner(&self) -> Option<Player> {
+        self.stuck.then(|| 1 - self.to_move())
+    }
+
+    pub fn compute_hash(&self) -> u64 {
+        splitmix64(self.drawn ^ (self.moves as u64) << 60).1
+    }
+
+    /// The zone that drawing `segment` would close, as (cells, size), if any.
+    fn closes(&self, segment: usize) -> Option<(u32, u32)> {
+        let drawn = self.drawn | 1 << segment;
+        let (a, b) = segment_cells(segment);
+        for cell in [a, b].into_iter().flatten() {
+            let (cells, closed) = region(drawn, cell);
+            if closed && cells & self.closed_cells == 0 {
+                return Some((cells, cells.count_ones()));
+            }
+        }
+        None
+    }
+
+    fn segment_legal(&self, segment: usize) -> bool {
+        if self.drawn >> segment & 1 == 1 {
+            return false;
+        }
+        // Inside a closed zone: both cells on its sides are in closed zones.
+        if let (Some(a), Some(b)) = segment_cells(segment) {
+            if self.closed_cells >> a & 1 == 1 && self.closed_cells >> b & 1 == 1 {
+                return false;
+            }
+        }
+        match self.closes(segment) {
+            Some((_, size)) => self.sizes >> size & 1 == 0,
+            None => true,
+        }
+    }
+
+    /// Closed zones computed from the drawn segments alone (the incremental state must agree).
+    pub fn zones_from_scratch(&self) -> (u32, u32) {
+        let (mut closed_cells, mut sizes, mut seen) = (0u32, 0u32, 0u32);
+        for cell in 0..CELLS {
+            if seen >> cell & 1 == 1 {
+                continue;
+            }
+            let (cells, closed) = region(self.drawn, cell);
+            seen |= cells;
+            if closed {
+                closed_cells |= cells;
+                sizes |= 1 << cells.count_ones();
+            }
+        }
+        (closed_cells, sizes)
+    }
+}
+
+fn transform_dot(sym: usize, row: usize, col: usize) -> (usize, usize) {
+    let n = DOTS - 1;
+    match sym {
+        0 => (row, col),
+        1 => (col, n - row),
+        2 => (n - row, n - col),
+        3 => (n - col, row),
+        4 => (row, n - col),
+        5 => (n - row, col),
+        6 => (col, row),
+        _ => (n - col, n - row),
+    }
+}
+
+/// The segment joining two adjacent dots.
+fn segment_between(a: (usize, usize), b: (usize, usize)) -> usize {
+    let ((r0, c0), (r1, c1)) = if a <= b { (a, b) } else { (b, a) };
+    if r0 == r1 {
+        debug_assert_eq!(c1, c0 + 1);
+        horizontal(r0, c0)
+    } else {
+        debug_assert_eq!((r1, c1), (r0 + 1, c0));
+        vertical(r0, c0)
+    }
+}
+
+/// The two dots of a segment.
+fn segment_dots(segment: usize) -> ((usize, usize), (usize, usize)) {
+    if segment < HORIZONTAL {
+        let (r, c) = (segment / CELLS_PER_SIDE, segment % CELLS_PER_SIDE);
+        ((r, c), (r, c + 1))
+    } else {
+        let (r, c) = ((segment - HORIZONTAL) / DOTS, (segment - HORIZONTAL) % DOTS);
+        ((r, c), (r + 1, c))
+    }
+}
+
+impl Game for Zuniq {
+    const NAME: &'static str = "zuniq";
+    const NUM_ACTIONS: usize = SEGMENTS;
+    const MAX_GAME_LENGTH: usize = SEGMENTS;
+    const NUM_SYMMETRIES: usize = 8;
+
+    fn new_game(_rng: &mut Rng) -> Self {
+        Self::default()
+    }
+
+    fn to_move(&self) -> Player {
+        (self.moves % 2) as Player
+    }
+
+    fn legal_actions(&self, out: &mut ActionList) {
+        out.clear();
+        if self.stuck {
+            return;
+        }
+        for s in 0..SEGMENTS {
+            if self.segment_legal(s) {
+                out.push(s as Action);
+            }
+        }
+    }
+
+    fn is_legal(&self, action: Action) -> bool {
+        !self.stuck && (action as usize) < SEGMENTS && self.segment_legal(action as usize)
+    }
+
+    fn apply(&mut self, action: Action) {
+        debug_assert!(self.is_legal(action), "illegal segment {action}");
+        let s = action as usize;
+        if let Some((cells, size)) = self.closes(s) {
+            self.closed_cells |= cells;
+            self.sizes |= 1 << size;
+        }
+        self.drawn |= 1 << s;
+        self.moves += 1;
+        self.stuck = !(0..SEGMENTS).any(|t| self.segment_legal(t));
+        self.hash = self.compute_hash();
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.stuck
+    }
+
+    /// 100 for the winner, 50 for the loser (claim bonuses are the judge's business).
+    fn scores(&self) -> [f32; NUM_PLAYERS] {
+        match self.winner() {
+            Some(0) => [100.0, 50.0],
+            Some(_) => [50.0, 100.0],
+            None => [0.0, 0.0],
+        }
+    }
+
+    fn utilities(&self) -> [f32; NUM_PLAYERS] {
+        match self.winner() {
+            Some(0) => [1.0, -1.0],
+            Some(_) => [-1.0, 1.0],
+            None => [0.0, 0.0],
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn symmetric(&self, sym: usize) -> Self {
+        let mut z = self.clone();
+        z.drawn = 0;
+        for s in 0..SEGMENTS {
+            if self.drawn >> s & 1 == 1 {
+                z.drawn |= 1 << Self::map_action(sym, s as Action);
+            }
+        }
+        let (closed_cells, sizes) = z.zones_from_scratch();
+        z.closed_cells = closed_cells;
+        z.sizes = sizes;
+        z.hash = z.compute_hash();
+        z
+    }
+
+    fn map_action(sym: usize, action: Action) -> Action {
+        let (a, b) = segment_dots(action as usize);
+        segment_between(transform_dot(sym, a.0, a.1), transform_dot(sym, b.0, b.1)) as Action
+    }
+
+    fn format_action(action: Action) -> String {
+        let ((r, c), (r1, _)) = segment_dots(action as usize);
+        format!("{}{}{}", (b'A' + r as u8) as char, c + 1, if r1 == r { 'h' } else { 'v' })
+    }
+
+    fn parse_action(text: &str) -> Result<Action, ParseActionError> {
+        let err = || ParseActionError { text: text.to_string(), expected: "a segment like A2h or E5v" };
+        match text.as_bytes() {
+            [row @ b'A'..=b'F', col @ b'1'..=b'6', b'h'] if *col <= b'5' => Ok(horizontal((row - b'A') as usize, (col - b'1') as usize) as Action),
+            [row @ b'A'..=b'E', col @ b'1'..=b'6', b'v'] => Ok(vertical((row - b'A') as usize, (col - b'1') as usize) as Action),
+            _ => Err(err()),
+        }
+    }
+}
+
+/// Features: drawn segments (60), cells inside closed zones (25), the zone sizes already taken
+/// (25, sizes 1..25), whether the mover is White.
+impl Encode for Zuniq {
+    const NUM_FEATURES: usize = SEGMENTS + CELLS + CELLS + 1;
+
+    fn encode(&self, out: &mut [f32]) {
+        for s in 0..SEGMENTS {
+            out[s] = (self.drawn >> s & 1) as f32;
+        }
+        for c in 0..CELLS {
+            out[SEGMENTS + c] = (self.closed_cells >> c & 1) as f32;
+        }
+        for size in 1..=CELLS {
+            out[SEGMENTS + CELLS + size - 1] = (self.sizes >> size & 1) as f32;
+        }
+        out[SEGMENTS + 2 * CELLS] = (self.to_move() == 0) as u8 as f32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::apply_texts;
+
+    fn play(moves: &str) -> Zuniq {
+        let mut z = Zuniq::new();
+        apply_texts(&mut z, &moves.split_whitespace().collect::<Vec<_>>()).unwrap();
+        z
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(Zuniq::parse_action("A1h"), Ok(0));
+        assert_eq!(Zuniq::parse_action("F5h"), Ok(29));
+        assert_eq!(Zuniq::parse_action("A1v"), Ok(30));
+        assert_eq!(Zuniq::parse_action("E6v"), Ok(59));
+        for bad in ["A6h", "F1v", "G1h", "a1h", "A1x", "A1"] {
+            assert!(Zuniq::parse_action(bad).is_err(), "{bad}");
+        }
+        for a in 0..SEGMENTS as Action {
+            assert_eq!(Zuniq::parse_action(&Zuniq::format_action(a)), Ok(a));
+        }
+        // The page's first moves: A2h on the top line, B3h, E5v joining E5 and F5.
+        assert_eq!(segment_dots(Zuniq::parse_action("A2h").unwrap() as usize), ((0, 1), (0, 2)));
+        assert_eq!(segment_dots(Zuniq::parse_action("E5v").unwrap() as usize), ((4, 4), (5, 4)));
+    }
+
+    #[test]
+    fn closing_the_top_left_cell_with_a1v() {
+        // The top-left cell: A1h on top, B1h below, A2v on the right; A1v on the left closes it.
+        let z = play("A1h B1h A2v");
+        assert_eq!(z.closed_cells(), 0, "the border is not a wall");
+        let z2 = play("A1h B1h A2v A1v");
+        assert_eq!(z2.closed_cells(), 1);
+        assert_eq!(z2.zone_sizes(), 1 << 1);
+    }
+
+    #[test]
+    fn a_move_is_illegal_when_its_zone_size_exists() {
+        // Close the top-left cell (size 1), then try to close the top-right cell (also size 1).
+        let mut z = play("A1h B1h A2v A1v A5h B5h A5v");
+        let last = Zuniq::parse_action("A6v").unwrap();
+        assert!(!z.is_legal(last), "a second zone of size 1 is forbidden");
+        // A zone of size 2 is fine: close cells A2-A3 (row A, columns 2..3): top A2h A3h,
+        // bottom B2h B3h, the left side A2v exists, right side A4v.
+        apply_texts(&mut z, &["A2h", "A3h", "B2h", "B3h"]).unwrap();
+        assert!(z.is_legal(Zuniq::parse_action("A4v").unwrap()));
+        z.apply(Zuniq::parse_action("A4v").unwrap());
+        assert_eq!(z.zone_sizes(), 1 << 1 | 1 << 2);
+    }
+
+    #[test]
+    fn segments_inside_a_closed_zone_are_out_of_bounds() {
+        // Close the 2x1 zone of cells A1 and B1 (column 1): A1h, C1h, A1v, B1v, A2v, B2v.
+        let z = play("A1h C1h A1v B1v A2v B2v");
+        assert_eq!(z.closed_cells().count_ones(), 2);
+        // B1h separates the two cells: it lies inside the zone.
+        assert!(!z.is_legal(Zuniq::parse_action("B1h").unwrap()));
+    }
+
+    #[test]
+    fn the_player_who_cannot_move_loses() {
+        // Play random games to the end: the last mover wins; scores 100/50.
+        let mut rng = Rng::new(3);
+        let mut list = ActionList::new();
+        for _ in 0..200 {
+            let mut z = Zuniq::new();
+            let mut last = 0;
+            while !z.is_terminal() {
+                z.legal_actions(&mut list);
+                last = z.to_move();
+                z.apply(list[rng.below(list.len())]);
+            }
+            assert_eq!(z.winner(), Some(last));
+            let mut s = z.scores();
+            s.sort_by(f32::total_cmp);
+            assert_eq!(s, [50.0, 100.0]);
+            assert_eq!(z.zones_from_scratch(), (z.closed_cells(), z.zone_sizes()));
+        }
+    }
+
+    /// Random games that end with undrawn segments outside closed zones: each of them would
+    /// close a zone of a size that exists, so the player to move has lost.
+    #[test]
+    fn games_end_when_every_remaining_move_repeats_a_size() {
+        let mut rng = Rng::new(11);
+        let mut list = ActionList::new();
+        let mut seen = 0;
+        for _ in 0..300 {
+            let mut z = Zuniq::new();
+            while !z.is_terminal() {
+                z.legal_actions(&mut list);
+                z.apply(list[rng.below(list.len())]);
+            }
+            let open: Vec<usize> = (0..SEGMENTS)
+                .filter(|&s| z.drawn >> s & 1 == 0)
+                .filter(|&s| !matches!(segment_cells(s), (Some(a), Some(b)) if z.closed_cells >> a & 1 == 1 && z.closed_cells >> b & 1 == 1))
+                .collect();
+            for &s in &open {
+                let (_, size) = z.closes(s).expect("a remaining move outside the zones must close one");
+                assert_eq!(z.sizes >> size & 1, 1, "and its size must be taken");
+            }
+            seen += !open.is_empty() as usize;
+        }
+        assert!(seen > 0, "some games end this way");
+    }
+
+    #[test]
+    fn closing_a_second_single_cell_is_illegal() {
+        let mut z = Zuniq::new();
+        for m in ["A1h", "B1h", "A2v", "A1v"] {
+            z.apply(Zuniq::parse_action(m).unwrap());
+        }
+        // Isolate the bottom-right cell except its right side, F5h/E5h/E5v drawn; E6v would
+        // make a second zone of size 1.
+        for m in ["E5h", "F5h", "E5v"] {
+            z.apply(Zuniq::parse_action(m).unwrap());
+        }
+        assert!(!z.is_legal(Zuniq::parse_action("E6v").unwrap()));
+    }
+
+    #[test]
+    fn symmetries_keep_segments_and_zones() {
+        let z = play("A1h B1h A2v A1v C3h D3v");
+        for sym in 0..8 {
+            let t = z.symmetric(sym);
+            assert_eq!(t.drawn.count_ones(), z.drawn.count_ones());
+            assert_eq!(t.zone_sizes(), z.zone_sizes());
+            assert_eq!(t.closed_cells().count_ones(), 1);
+        }
+        // A quarter turn maps the top line to the right edge: A1h -> A6v.
+        assert_eq!(Zuniq::format_action(Zuniq::map_action(1, Zuniq::parse_action("A1h").unwrap())), "A6v");
+    }
+}

@@ -1,0 +1,64 @@
+//! CodeCup Zuniq protocol, player side: White reads `Start`, Black reads White's first move;
+//! moves are 3 characters (`D5h`), possibly followed by `!` (a win claim, accepted and ignored
+//! on input); `Quit` ends the game (the winning move is likely not relayed to the loser).
+//! 30 seconds of thinking per player per game.
+
+use super::Zuniq;
+use crate::agent::Agent;
+use crate::bot::{Contest, Platform};
+use crate::codecup::codecup_start_or_reply;
+use crate::protocol::{LineReader, ProtocolError};
+use crate::time::{Clock, TimeManager};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+pub const GAME_SECONDS: u64 = 30;
+
+impl Contest for Zuniq {
+    const PLATFORM: Platform = Platform::CodeCup;
+
+    fn clock(time_scale: f64) -> Clock {
+        Clock::PerGame { total: Duration::from_secs_f64(GAME_SECONDS as f64 * time_scale) }
+    }
+
+    fn run_protocol<R: BufRead, W: Write>(
+        input: R,
+        output: W,
+        agent: &mut dyn Agent<Self>,
+        time: &mut TimeManager,
+        log: &mut dyn Write,
+    ) -> Result<(), ProtocolError> {
+        codecup_start_or_reply(&mut LineReader::new(input), output, agent, time, log, Zuniq::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::time::Safety;
+    use crate::tools::RandomAgent;
+
+    fn run(input: &str) -> (Result<(), ProtocolError>, String) {
+        let mut out = Vec::new();
+        let mut time = TimeManager::new(Zuniq::clock(1.0), Safety::new(0.1, 10));
+        let result = Zuniq::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(3), &mut time, &mut std::io::sink());
+        (result, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn both_colours() {
+        let (result, out) = run("Start\nA2h\nQuit\n");
+        result.unwrap();
+        assert_eq!(out.lines().count(), 2);
+        let (result, out) = run("B3h!\nQuit\n");
+        result.unwrap();
+        assert!(Zuniq::parse_action(out.trim()).is_ok(), "{out}");
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        assert!(run("Hello\n").0.unwrap_err().to_string().contains("expected Start or a move"));
+        assert!(run("Start\nZ9q\n").0.unwrap_err().to_string().contains("cannot read action"));
+    }
+}
