@@ -19,6 +19,10 @@ pub trait Agent<G: Game> {
     fn last_playouts(&self) -> Option<u64> {
         None
     }
+    /// Whether the last decision was proven to win (exact search, not an estimate).
+    fn proved_win(&self) -> bool {
+        false
+    }
 }
 
 /// MCTS with any evaluator, reusing its tree between moves.
@@ -89,6 +93,11 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
         Some(self.last.playouts)
     }
 
+    fn proved_win(&self) -> bool {
+        let mover = self.mcts.root_state().to_move();
+        self.mcts.root_proven().is_some_and(|v| v[mover] >= 1.0)
+    }
+
     fn last_report(&self) -> String {
         let v = self.mcts.root_value();
         let secs = self.last.elapsed.as_secs_f64().max(1e-9);
@@ -118,5 +127,8 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn last_playouts(&self) -> Option<u64> {
         (**self).last_playouts()
+    }
+    fn proved_win(&self) -> bool {
+        (**self).proved_win()
     }
 }

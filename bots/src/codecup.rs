@@ -7,6 +7,13 @@ use crate::protocol::{LineReader, ProtocolError};
 use crate::time::TimeManager;
 use std::io::{BufRead, Write};
 
+/// Whether our moves carry a `!` win claim once the search has proven the win (Zuniq).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claims {
+    Never,
+    WhenProven,
+}
+
 /// The opening shared by several CodeCup games: the next line is `Start` when we move first
 /// (seat 0); otherwise it is the opponent's first move, and we are seat 1.
 pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
@@ -16,10 +23,11 @@ pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
     time: &mut TimeManager,
     log: &mut dyn Write,
     mut state: G,
+    claims: Claims,
 ) -> Result<(), ProtocolError> {
     let first = reader.expect_line("Start or the opponent's first move")?.trim().to_string();
     if first == "Start" {
-        return codecup_alternate(reader, output, agent, time, log, state, 0);
+        return codecup_alternate(reader, output, agent, time, log, state, 0, claims);
     }
     let text = first.strip_suffix('!').unwrap_or(&first);
     let action = G::parse_action(text).map_err(|e| reader.error(format!("expected Start or a move: {e}")))?;
@@ -28,7 +36,7 @@ pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
     }
     agent.observe(action);
     state.apply(action);
-    codecup_alternate(reader, output, agent, time, log, state, 1)
+    codecup_alternate(reader, output, agent, time, log, state, 1, claims)
 }
 
 /// The CodeCup pattern shared by its games: after the game's own opening lines, the players
@@ -44,16 +52,21 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
     log: &mut dyn Write,
     mut state: G,
     me: Player,
+    claims: Claims,
 ) -> Result<(), ProtocolError> {
     // Actions applied since the start of the game (for time planning).
     let mut played = 0usize;
+    let mut claimed = false;
     loop {
         if !state.is_terminal() && state.to_move() == me {
             let start = std::time::Instant::now();
             // Our own moves left, assuming the game runs its full length.
             let own_left = ((G::MAX_GAME_LENGTH.saturating_sub(played) + 1) / 2).max(1) as u32;
             let action = agent.choose(&state, Some(time.deadline(start, own_left)));
-            writeln!(output, "{}", G::format_action(action))
+            // Claim once, on the first move after which the win is proven.
+            let claim = claims == Claims::WhenProven && !claimed && agent.proved_win();
+            claimed |= claim;
+            writeln!(output, "{}{}", G::format_action(action), if claim { "!" } else { "" })
                 .and_then(|_| output.flush())
                 .map_err(|e| ProtocolError { line: 0, message: format!("cannot write the move: {e}") })?;
             time.finish_move(start);

@@ -5,7 +5,7 @@
 use super::{parse_field, BlackHole, BROWN_STONES};
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
-use crate::codecup::codecup_start_or_reply;
+use crate::codecup::{codecup_start_or_reply, Claims};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
@@ -37,7 +37,7 @@ impl Contest for BlackHole {
             }
             brown.push(field);
         }
-        codecup_start_or_reply(&mut reader, output, agent, time, log, BlackHole::with_brown(&brown))
+        codecup_start_or_reply(&mut reader, output, agent, time, log, BlackHole::with_brown(&brown), Claims::Never)
     }
 }
 

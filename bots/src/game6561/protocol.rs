@@ -5,7 +5,7 @@
 use super::Game6561;
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
-use crate::codecup::codecup_alternate;
+use crate::codecup::{codecup_alternate, Claims};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
@@ -34,7 +34,7 @@ impl Contest for Game6561 {
             "B" => 1,
             other => return Err(reader.error(format!("expected A or B, got {other:?}"))),
         };
-        codecup_alternate(&mut reader, output, agent, time, log, Game6561::new(), me)
+        codecup_alternate(&mut reader, output, agent, time, log, Game6561::new(), me, Claims::Never)
     }
 }
 

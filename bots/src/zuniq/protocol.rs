@@ -6,7 +6,7 @@
 use super::Zuniq;
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
-use crate::codecup::codecup_start_or_reply;
+use crate::codecup::{codecup_start_or_reply, Claims};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
@@ -28,7 +28,7 @@ impl Contest for Zuniq {
         time: &mut TimeManager,
         log: &mut dyn Write,
     ) -> Result<(), ProtocolError> {
-        codecup_start_or_reply(&mut LineReader::new(input), output, agent, time, log, Zuniq::new())
+        codecup_start_or_reply(&mut LineReader::new(input), output, agent, time, log, Zuniq::new(), Claims::WhenProven)
     }
 }
 
@@ -54,6 +54,33 @@ mod tests {
         let (result, out) = run("B3h!\nQuit\n");
         result.unwrap();
         assert!(Zuniq::parse_action(out.trim()).is_ok(), "{out}");
+    }
+
+    /// A searching bot claims with `!` when its search proves the win, and not before.
+    #[test]
+    fn claims_only_a_proven_win() {
+        use crate::agent::SearchAgent;
+        use crate::codecup::{codecup_alternate, Claims};
+        use crate::mcts::MctsConfig;
+        use crate::tools::RolloutEvaluator;
+        let game = "D1h E1h B2h D2v F4h A5v C1h B1h A5h A2h A4v C4v F1h B3h E3h C6v D3v B1v F3h D4h C3h A1v E5h A3h A6v B3v F2h E2h C2v D5h D1v B6v B4h E5v E1v A2v E4v D6v";
+        let mut state = Zuniq::new();
+        for m in game.split(' ') {
+            state.apply(Zuniq::parse_action(m).unwrap());
+        }
+        // 38 moves made: White to move, and F5h leaves Black without a legal move.
+        let answer = |state: Zuniq| {
+            let mut agent = SearchAgent::new(state.clone(), MctsConfig::uct(), RolloutEvaluator::new(1), Some(2_000));
+            let mut time = TimeManager::new(Zuniq::clock(1.0), Safety::new(0.1, 10));
+            let mut out = Vec::new();
+            let mut reader = LineReader::new("Quit\n".as_bytes());
+            codecup_alternate(&mut reader, &mut out, &mut agent, &mut time, &mut std::io::sink(), state, 0, Claims::WhenProven).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let out = answer(state);
+        assert!(out.trim_end().ends_with('!'), "a proven win is claimed: {out:?}");
+        let opening = answer(Zuniq::new());
+        assert!(!opening.contains('!'), "nothing is proven at the start: {opening:?}");
     }
 
     #[test]
