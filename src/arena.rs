@@ -68,6 +68,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         GameName::G6561 => run_game::<bots::game6561::Game6561>(&args),
         GameName::Blackhole => run_game::<bots::blackhole::BlackHole>(&args),
         GameName::Zuniq => run_game::<bots::zuniq::Zuniq>(&args),
+        GameName::Qttt => run_game::<bots::qttt::Qttt>(&args),
     }
 }
 

@@ -43,6 +43,7 @@ pub fn perft(args: PerftArgs) -> Result<()> {
         GameName::G6561 => perft_game::<bots::game6561::Game6561>(&args),
         GameName::Blackhole => perft_game::<bots::blackhole::BlackHole>(&args),
         GameName::Zuniq => perft_game::<bots::zuniq::Zuniq>(&args),
+        GameName::Qttt => perft_game::<bots::qttt::Qttt>(&args),
     }
 }
 
@@ -69,6 +70,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             bench_game::<Connect4>(period);
             if let Some(path) = &args.weights {
                 bench_net::<Connect4>(path, period)?;
+            }
+        }
+        GameName::Qttt => {
+            bench_game::<bots::qttt::Qttt>(period);
+            if let Some(path) = &args.weights {
+                bench_net::<bots::qttt::Qttt>(path, period)?;
             }
         }
         GameName::Zuniq => {

@@ -85,6 +85,7 @@ pub fn run(args: ExportArgs) -> Result<()> {
         GameName::G6561 => export::<bots::game6561::Game6561>(&args, "game6561", "game6561::Game6561"),
         GameName::Blackhole => export::<bots::blackhole::BlackHole>(&args, "blackhole", "blackhole::BlackHole"),
         GameName::Zuniq => export::<bots::zuniq::Zuniq>(&args, "zuniq", "zuniq::Zuniq"),
+        GameName::Qttt => export::<bots::qttt::Qttt>(&args, "qttt", "qttt::Qttt"),
     }
 }
 

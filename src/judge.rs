@@ -101,6 +101,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         GameName::G6561 => &judge::codecup::CodecupReferee::<bots::game6561::Game6561>::default(),
         GameName::Blackhole => &judge::codecup::CodecupReferee::<bots::blackhole::BlackHole>::default(),
         GameName::Zuniq => &judge::codecup::CodecupReferee::<bots::zuniq::Zuniq>::default(),
+        GameName::Qttt => &judge::qttt::QtttReferee,
     };
     let verbose = args.verbose;
     let total = config.games;

@@ -51,6 +51,8 @@ pub enum GameName {
     Blackhole,
     /// Zuniq, CodeCup 2021 (segments, zones of unique size, last mover wins).
     Zuniq,
+    /// Quantum tic-tac-toe 4x4, CodeCup 2012 (spooky marks, cycles, collapse, bonus points).
+    Qttt,
 }
 
 /// The game's id as used in file and directory names.
@@ -60,6 +62,7 @@ pub fn game_id(game: GameName) -> &'static str {
         GameName::G6561 => <bots::game6561::Game6561 as bots::game::Game>::NAME,
         GameName::Blackhole => <bots::blackhole::BlackHole as bots::game::Game>::NAME,
         GameName::Zuniq => <bots::zuniq::Zuniq as bots::game::Game>::NAME,
+        GameName::Qttt => <bots::qttt::Qttt as bots::game::Game>::NAME,
     }
 }
 

@@ -77,6 +77,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         GameName::G6561 => play::<bots::game6561::Game6561>(&args),
         GameName::Blackhole => play::<bots::blackhole::BlackHole>(&args),
         GameName::Zuniq => play::<bots::zuniq::Zuniq>(&args),
+        GameName::Qttt => play::<bots::qttt::Qttt>(&args),
     }
 }
 

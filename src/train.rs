@@ -79,6 +79,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         GameName::G6561 => train::<bots::game6561::Game6561>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
         GameName::Blackhole => train::<bots::blackhole::BlackHole>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
         GameName::Zuniq => train::<bots::zuniq::Zuniq>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
+        GameName::Qttt => train::<bots::qttt::Qttt>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
     };
     println!("{} iterations, {} games, {} samples, {:.0} s; weights: {}", state.iteration, state.games, state.samples, state.seconds, run_dir.join("weights.czw").display());
     Ok(())

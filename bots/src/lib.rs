@@ -15,6 +15,7 @@ pub mod net_eval;
 pub mod nn;
 pub mod nn_write;
 pub mod protocol;
+pub mod qttt;
 pub mod rng;
 pub mod time;
 pub mod tools;

@@ -5,6 +5,7 @@
 pub mod codecup;
 pub mod connect4;
 pub mod process;
+pub mod qttt;
 
 use crate::stats::MatchStats;
 use process::{Fault, FaultKind, PlayerCommand, PlayerProcess};
