@@ -28,12 +28,6 @@ pub fn vertical(row: usize, col: usize) -> usize {
     HORIZONTAL + row * DOTS + col
 }
 
-/// The segments around cell (r, c): top, bottom, left, right.
-fn cell_sides(cell: usize) -> [usize; 4] {
-    let (r, c) = (cell / CELLS_PER_SIDE, cell % CELLS_PER_SIDE);
-    [horizontal(r, c), horizontal(r + 1, c), vertical(r, c), vertical(r, c + 1)]
-}
-
 /// The cells on each side of a segment (one for a border segment).
 fn segment_cells(segment: usize) -> (Option<usize>, Option<usize>) {
     let cell = |r: usize, c: usize| (r < CELLS_PER_SIDE && c < CELLS_PER_SIDE).then_some(r * CELLS_PER_SIDE + c);
@@ -46,30 +40,75 @@ fn segment_cells(segment: usize) -> (Option<usize>, Option<usize>) {
     }
 }
 
-/// The region of `start` given the drawn segments: (cells, whether it is closed).
-fn region(drawn: u64, start: usize) -> (u32, bool) {
-    let mut cells = 1u32 << start;
-    let mut stack = vec![start];
-    let mut closed = true;
-    while let Some(cell) = stack.pop() {
-        for side in cell_sides(cell) {
-            if drawn >> side & 1 == 1 {
-                continue;
-            }
-            match segment_cells(side) {
-                (Some(a), Some(b)) => {
-                    let next = if a == cell { b } else { a };
-                    if cells >> next & 1 == 0 {
-                        cells |= 1 << next;
-                        stack.push(next);
-                    }
-                }
-                // An undrawn border segment: the region is open to the outside.
-                _ => closed = false,
+/// For the drawn segments, per direction (right, left, down, up): the cells whose side is
+/// open to a neighbour cell (`inner`) and the cells whose side is an undrawn border segment
+/// (`outer`).
+#[derive(Clone, Copy)]
+struct OpenSides {
+    inner: [u32; 4],
+    outer: [u32; 4],
+}
+
+const RIGHT: usize = 0;
+const LEFT: usize = 1;
+const DOWN: usize = 2;
+const UP: usize = 3;
+
+impl OpenSides {
+    fn of(drawn: u64) -> Self {
+        let mut o = OpenSides { inner: [0; 4], outer: [0; 4] };
+        for s in 0..SEGMENTS {
+            if drawn >> s & 1 == 0 {
+                o.set(s, true);
             }
         }
+        o
     }
-    (cells, closed)
+
+    /// Marks segment `s` open (`true`) or drawn (`false`) on the cells beside it.
+    fn set(&mut self, s: usize, open: bool) {
+        let put = |mask: &mut u32, cell: usize| {
+            if open {
+                *mask |= 1 << cell;
+            } else {
+                *mask &= !(1 << cell);
+            }
+        };
+        let (before, after) = segment_cells(s);
+        // A horizontal segment is the lower side of the cell above it and the upper side of the
+        // one below; a vertical one the right side of the cell left of it and the left side of
+        // the one right of it. A missing cell makes the other side a border side.
+        let (side_of_before, side_of_after) = if s < HORIZONTAL { (DOWN, UP) } else { (RIGHT, LEFT) };
+        match (before, after) {
+            (Some(a), Some(b)) => {
+                put(&mut self.inner[side_of_before], a);
+                put(&mut self.inner[side_of_after], b);
+            }
+            (Some(a), None) => put(&mut self.outer[side_of_before], a),
+            (None, Some(b)) => put(&mut self.outer[side_of_after], b),
+            (None, None) => {}
+        }
+    }
+
+    /// The region of `start`: (cells, whether it is closed). A bit-parallel flood fill.
+    fn region(&self, start: usize) -> (u32, bool) {
+        let n = CELLS_PER_SIDE;
+        let i = &self.inner;
+        let mut cells = 1u32 << start;
+        loop {
+            let grown = cells | (cells & i[RIGHT]) << 1 | (cells & i[LEFT]) >> 1 | (cells & i[DOWN]) << n | (cells & i[UP]) >> n;
+            if grown == cells {
+                let border = self.outer.iter().fold(0, |m, &x| m | x);
+                return (cells, cells & border == 0);
+            }
+            cells = grown;
+        }
+    }
+}
+
+/// The region of `start` given the drawn segments: (cells, whether it is closed).
+fn region(drawn: u64, start: usize) -> (u32, bool) {
+    OpenSides::of(drawn).region(start)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,10 +161,17 @@ impl Zuniq {
 
     /// The zone that drawing `segment` would close, as (cells, size), if any.
     fn closes(&self, segment: usize) -> Option<(u32, u32)> {
-        let drawn = self.drawn | 1 << segment;
+        self.closes_with(&OpenSides::of(self.drawn), segment)
+    }
+
+    /// [`Zuniq::closes`] given the open sides of the current position (computed once for all
+    /// the segments tried from it).
+    fn closes_with(&self, open: &OpenSides, segment: usize) -> Option<(u32, u32)> {
+        let mut after = *open;
+        after.set(segment, false);
         let (a, b) = segment_cells(segment);
         for cell in [a, b].into_iter().flatten() {
-            let (cells, closed) = region(drawn, cell);
+            let (cells, closed) = after.region(cell);
             if closed && cells & self.closed_cells == 0 {
                 return Some((cells, cells.count_ones()));
             }
@@ -134,6 +180,10 @@ impl Zuniq {
     }
 
     fn segment_legal(&self, segment: usize) -> bool {
+        self.segment_legal_with(&OpenSides::of(self.drawn), segment)
+    }
+
+    fn segment_legal_with(&self, open: &OpenSides, segment: usize) -> bool {
         if self.drawn >> segment & 1 == 1 {
             return false;
         }
@@ -143,10 +193,15 @@ impl Zuniq {
                 return false;
             }
         }
-        match self.closes(segment) {
+        match self.closes_with(open, segment) {
             Some((_, size)) => self.sizes >> size & 1 == 0,
             None => true,
         }
+    }
+
+    fn any_legal(&self) -> bool {
+        let open = OpenSides::of(self.drawn);
+        (0..SEGMENTS).any(|t| self.segment_legal_with(&open, t))
     }
 
     /// Closed zones computed from the drawn segments alone (the incremental state must agree).
@@ -223,8 +278,9 @@ impl Game for Zuniq {
         if self.stuck {
             return;
         }
+        let open = OpenSides::of(self.drawn);
         for s in 0..SEGMENTS {
-            if self.segment_legal(s) {
+            if self.segment_legal_with(&open, s) {
                 out.push(s as Action);
             }
         }
@@ -243,7 +299,7 @@ impl Game for Zuniq {
         }
         self.drawn |= 1 << s;
         self.moves += 1;
-        self.stuck = !(0..SEGMENTS).any(|t| self.segment_legal(t));
+        self.stuck = !self.any_legal();
         self.hash = self.compute_hash();
     }
 
