@@ -100,3 +100,12 @@ pub fn apply_texts<G: Game>(state: &mut G, texts: &[&str]) -> Result<(), String>
     }
     Ok(())
 }
+
+/// Plays one game on `G`'s protocol with a random agent over `input`, returning the result and
+/// everything written (for protocol tests of every game).
+pub fn run_protocol_on<G: crate::bot::Contest>(input: &str, seed: u64) -> (Result<(), crate::protocol::ProtocolError>, String) {
+    let mut out = Vec::new();
+    let mut time = crate::time::TimeManager::new(G::clock(1.0), crate::time::Safety::new(0.1, 10));
+    let result = G::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(seed), &mut time, &mut std::io::sink());
+    (result, String::from_utf8(out).expect("protocol output is text"))
+}

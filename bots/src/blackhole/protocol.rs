@@ -45,14 +45,9 @@ impl Contest for BlackHole {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::time::Safety;
-    use crate::tools::RandomAgent;
 
     fn run(input: &str) -> (Result<(), ProtocolError>, String) {
-        let mut out = Vec::new();
-        let mut time = TimeManager::new(BlackHole::clock(1.0), Safety::new(0.1, 10));
-        let result = BlackHole::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(2), &mut time, &mut std::io::sink());
-        (result, String::from_utf8(out).unwrap())
+        crate::tools::run_protocol_on::<BlackHole>(input, 2)
     }
 
     #[test]

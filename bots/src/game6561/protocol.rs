@@ -42,14 +42,9 @@ impl Contest for Game6561 {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::time::Safety;
-    use crate::tools::RandomAgent;
 
     fn run(input: &str) -> (Result<(), ProtocolError>, String) {
-        let mut out = Vec::new();
-        let mut time = TimeManager::new(Game6561::clock(1.0), Safety::new(0.1, 10));
-        let result = Game6561::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(1), &mut time, &mut std::io::sink());
-        (result, String::from_utf8(out).unwrap())
+        crate::tools::run_protocol_on::<Game6561>(input, 1)
     }
 
     #[test]

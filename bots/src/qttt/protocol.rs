@@ -113,14 +113,9 @@ impl Contest for Qttt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::Safety;
-    use crate::tools::RandomAgent;
 
     fn run(input: &str) -> (Result<(), ProtocolError>, String) {
-        let mut out = Vec::new();
-        let mut time = TimeManager::new(Qttt::clock(1.0), Safety::new(0.1, 10));
-        let result = Qttt::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(5), &mut time, &mut std::io::sink());
-        (result, String::from_utf8(out).unwrap())
+        crate::tools::run_protocol_on::<Qttt>(input, 5)
     }
 
     #[test]
