@@ -11,7 +11,7 @@ pub struct ClockArgs {
     #[arg(long, default_value_t = 0.1)]
     pub margin_frac: f64,
     /// Milliseconds the bot keeps unused on every move.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 15)]
     pub margin_ms: u64,
     /// Multiply the contest's time limits (below 1 for a judge slower than its clock says).
     #[arg(long, default_value_t = 1.0)]

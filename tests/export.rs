@@ -7,7 +7,8 @@ use bots::connect4::Connect4;
 use bots::encode::Encode;
 use bots::game::{ActionList, Game};
 use bots::nn::{Mlp, Scratch, Storage};
-use bots::nn_write::to_bytes_as;
+use bots::nn_write::to_bytes_calibrated;
+use bots::tools::{calibration_inputs, CALIBRATION_POSITIONS, CALIBRATION_SEED};
 use bots::rng::Rng;
 use common::{assert_clean_error, data, run};
 use std::path::{Path, PathBuf};
@@ -60,7 +61,9 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
     let bits: u8 = report.split("hidden layers as i").nth(1).and_then(|r| r.split(')').next()).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("{report}"));
     assert!(bits >= 8, "{report}");
     for dtype in [Storage::Int { bits }, Storage::F16] {
-        let small = Mlp::from_bytes(&to_bytes_as(&net, dtype).unwrap(), "connect4").unwrap();
+        // Exactly the weights the exporter writes (same calibration set).
+        let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
+        let small = Mlp::from_bytes(&to_bytes_calibrated(&net, dtype, &calibration).unwrap(), "connect4").unwrap();
         let (mut same, mut value_diff, mut n) = (0usize, 0f64, 0usize);
         let (mut f, mut la, mut lb) = (vec![0.0; Connect4::NUM_FEATURES], vec![0.0; 10], vec![0.0; 10]);
         let mut scratch = Scratch::default();

@@ -132,6 +132,93 @@ pub fn to_bytes(net: &Mlp) -> Vec<u8> {
 /// decisive, stay f16 when the hidden layers are integers); fails on a value the storage
 /// cannot hold instead of clamping it.
 pub fn to_bytes_as(net: &Mlp, storage: Storage) -> Result<Vec<u8>, ExportError> {
+    write(net, storage, None)
+}
+
+/// Like [`to_bytes_as`], with integer weights rounded up or down to fit `inputs` (a sample of the
+/// net's input vectors, e.g. encoded positions from games) instead of to the nearest value: each
+/// output unit's rounding errors are chosen to cancel on that data (greedy descent on
+/// `e^T C e`, C the second moment of the layer's inputs under the already quantised layers before
+/// it). The error per weight stays within one step; the net's outputs move much less.
+pub fn to_bytes_calibrated(net: &Mlp, storage: Storage, inputs: &[Vec<f32>]) -> Result<Vec<u8>, ExportError> {
+    let mut per_layer: Vec<Vec<Vec<f32>>> = Vec::with_capacity(net.hidden.len());
+    let mut current: Vec<Vec<f32>> = inputs.to_vec();
+    for layer in &net.hidden {
+        per_layer.push(current.clone());
+        if let Storage::Int { bits } = storage {
+            // The next layer sees this layer as it will be stored.
+            let (scales, q) = quantise_layer(layer, bits, Some(&current));
+            let mut stored = layer.clone();
+            for (i, w) in stored.weights.iter_mut().enumerate() {
+                *w = q[i] as f32 * scales[i % layer.outputs];
+            }
+            current = current
+                .iter()
+                .map(|x| {
+                    let mut h = vec![0.0; layer.outputs];
+                    stored.forward(x, &mut h);
+                    h.iter().map(|v| v.max(0.0)).collect()
+                })
+                .collect();
+        }
+    }
+    write(net, storage, Some(&per_layer))
+}
+
+/// Per-output scales and the integer weights of a hidden layer: nearest rounding, or, with a
+/// sample of the layer's inputs, the data-aware rounding of [`to_bytes_calibrated`].
+fn quantise_layer(l: &crate::nn::Dense, bits: u8, inputs: Option<&[Vec<f32>]>) -> (Vec<f32>, Vec<i32>) {
+    let (n, m) = (l.inputs, l.outputs);
+    let max_q = Storage::int_max(bits) as f32;
+    let scales: Vec<f32> = (0..m)
+        .map(|o| {
+            let max = (0..n).map(|i| l.weights[i * m + o].abs()).fold(0.0f32, f32::max);
+            if max > 0.0 { max / max_q } else { 1.0 }
+        })
+        .collect();
+    let mut q: Vec<i32> = l.weights.iter().enumerate().map(|(i, &w)| (w / scales[i % m]).round() as i32).collect();
+    if let Some(xs) = inputs {
+        // Second moment of the inputs, C[i][j] = sum over samples of x_i x_j.
+        let mut c = vec![0.0f64; n * n];
+        for x in xs {
+            let nz: Vec<(usize, f64)> = x.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(i, &v)| (i, v as f64)).collect();
+            for &(i, a) in &nz {
+                for &(j, b) in &nz {
+                    c[i * n + j] += a * b;
+                }
+            }
+        }
+        for o in 0..m {
+            let target: Vec<f64> = (0..n).map(|i| (l.weights[i * m + o] / scales[o]) as f64).collect();
+            let mut err: Vec<f64> = (0..n).map(|i| q[i * m + o] as f64 - target[i]).collect();
+            let mut ce: Vec<f64> = (0..n).map(|i| (0..n).map(|j| c[i * n + j] * err[j]).sum()).collect();
+            for _ in 0..4 {
+                let mut changed = false;
+                for i in 0..n {
+                    // Try the other way of rounding this weight.
+                    let d = if err[i] > 0.0 { -1.0 } else { 1.0 };
+                    let alt = q[i * m + o] as f64 + d;
+                    if alt.abs() > max_q as f64 || 2.0 * d * ce[i] + d * d * c[i * n + i] >= -1e-12 {
+                        continue;
+                    }
+                    q[i * m + o] = alt as i32;
+                    err[i] += d;
+                    for j in 0..n {
+                        ce[j] += c[j * n + i] * d;
+                    }
+                    changed = true;
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+    }
+    debug_assert!(q.iter().all(|v| v.unsigned_abs() as f32 <= max_q));
+    (scales, q)
+}
+
+fn write(net: &Mlp, storage: Storage, calibration: Option<&[Vec<Vec<f32>>]>) -> Result<Vec<u8>, ExportError> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -168,20 +255,11 @@ pub fn to_bytes_as(net: &Mlp, storage: Storage) -> Result<Vec<u8>, ExportError> 
                 l.weights.iter().for_each(|&v| out.extend_from_slice(&f32_to_f16(v).to_le_bytes()));
             }
             Storage::Int { bits } => {
-                let max_q = Storage::int_max(bits) as f32;
-                let scales: Vec<f32> = (0..l.outputs)
-                    .map(|o| {
-                        let max = (0..l.inputs).map(|i| l.weights[i * l.outputs + o].abs()).fold(0.0f32, f32::max);
-                        if max > 0.0 { max / max_q } else { 1.0 }
-                    })
-                    .collect();
+                let (scales, q) = quantise_layer(l, bits, calibration.map(|c| &c[k][..]));
                 scales.iter().for_each(|s| out.extend_from_slice(&s.to_le_bytes()));
                 let (mut acc, mut held) = (0u32, 0u32);
-                for (i, &w) in l.weights.iter().enumerate() {
-                    let q = (w / scales[i % l.outputs]).round();
-                    // |w| <= max, so |q| <= max_q by construction; checked all the same.
-                    assert!(q.abs() <= max_q, "integer quantisation overflow");
-                    acc |= ((q as i32 as u32) & ((1 << bits) - 1)) << held;
+                for &v in &q {
+                    acc |= ((v as u32) & ((1 << bits) - 1)) << held;
                     held += bits as u32;
                     while held >= 8 {
                         out.push(acc as u8);

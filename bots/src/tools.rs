@@ -109,3 +109,40 @@ pub fn run_protocol_on<G: crate::bot::Contest>(input: &str, seed: u64) -> (Resul
     let result = G::run_protocol(input.as_bytes(), &mut out, &mut RandomAgent::new(seed), &mut time, &mut std::io::sink());
     (result, String::from_utf8(out).expect("protocol output is text"))
 }
+
+/// Net inputs for quantisation calibration: every position of seeded random games, until
+/// `count` are gathered. The exporter and its tests use the same set.
+pub fn calibration_inputs<G: crate::encode::Encode>(count: usize, seed: u64) -> Vec<Vec<f32>> {
+    let mut rng = Rng::new(seed);
+    let mut list = ActionList::new();
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut state = G::new_game(&mut rng);
+        while !state.is_terminal() && out.len() < count {
+            let mut f = vec![0.0; G::NUM_FEATURES];
+            state.encode(&mut f);
+            out.push(f);
+            state.legal_actions(&mut list);
+            state.apply(list[rng.below(list.len())]);
+        }
+    }
+    out
+}
+
+/// Size and seed of the calibration set `cupzero export` uses.
+pub const CALIBRATION_POSITIONS: usize = 3000;
+pub const CALIBRATION_SEED: u64 = 7;
+
+/// `path` with `.tmp` appended: where a file is written before being renamed into place.
+pub fn temp_path(path: &std::path::Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".tmp");
+    std::path::PathBuf::from(name)
+}
+
+/// Writes a file whole or not at all: to a temporary name first, then renamed over `path`.
+pub fn write_atomically(path: &std::path::Path, contents: &[u8]) -> std::io::Result<()> {
+    let tmp = temp_path(path);
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path)
+}

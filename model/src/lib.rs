@@ -234,13 +234,7 @@ fn scalar(t: Tensor<1>) -> f32 {
     t.into_data().try_to_vec::<f32>().map(|v| v[0]).unwrap_or(f32::NAN)
 }
 
-/// Writes a file through a temporary file and a rename.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)
-}
+pub use bots::tools::write_atomically;
 
 #[cfg(test)]
 mod tests {

@@ -183,19 +183,7 @@ impl JudgeSummary {
     }
 }
 
-/// Writes `contents` to `path` through a temporary file and a rename, so readers never see
-/// a half-written file.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let tmp = temp_path(path);
-    std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)
-}
-
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".tmp");
-    path.with_file_name(name)
-}
+pub use bots::tools::{temp_path, write_atomically};
 
 #[derive(Debug, thiserror::Error)]
 pub enum JudgeError {
