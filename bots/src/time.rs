@@ -12,6 +12,13 @@ pub enum Clock {
     PerGame { total: Duration },
 }
 
+impl Clock {
+    /// A whole-game budget of `seconds`, scaled (CodeCup).
+    pub fn per_game(seconds: u64, time_scale: f64) -> Self {
+        Clock::PerGame { total: Duration::from_secs_f64(seconds as f64 * time_scale) }
+    }
+}
+
 /// How much of the clock to leave unused.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Safety {

@@ -9,7 +9,6 @@ use crate::codecup::{codecup_alternate, Claims};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
-use std::time::Duration;
 
 pub const GAME_SECONDS: u64 = 60;
 
@@ -17,7 +16,7 @@ impl Contest for Game6561 {
     const PLATFORM: Platform = Platform::CodeCup;
 
     fn clock(time_scale: f64) -> Clock {
-        Clock::PerGame { total: Duration::from_secs_f64(GAME_SECONDS as f64 * time_scale) }
+        Clock::per_game(GAME_SECONDS, time_scale)
     }
 
     fn run_protocol<R: BufRead, W: Write>(

@@ -11,7 +11,7 @@ use crate::game::{Action, Game, Player};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub const GAME_SECONDS: u64 = 5;
 
@@ -45,7 +45,7 @@ impl Contest for Qttt {
     const PLATFORM: Platform = Platform::CodeCup;
 
     fn clock(time_scale: f64) -> Clock {
-        Clock::PerGame { total: Duration::from_secs_f64(GAME_SECONDS as f64 * time_scale) }
+        Clock::per_game(GAME_SECONDS, time_scale)
     }
 
     fn run_protocol<R: BufRead, W: Write>(
