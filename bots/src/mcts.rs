@@ -141,6 +141,10 @@ pub struct Mcts<G: Game> {
     leaf_legal: ActionList,
     leaf_pending: bool,
     priors: Vec<f32>,
+    /// The arrays of the previous tree, kept (cleared) for the next re-rooting: freeing a tree of
+    /// hundreds of thousands of nodes inside a timed turn can cost more than the safety margin.
+    spare_nodes: Vec<Node>,
+    spare_edges: Vec<Edge>,
 }
 
 impl<G: Game> Mcts<G> {
@@ -155,6 +159,8 @@ impl<G: Game> Mcts<G> {
             leaf_legal: ActionList::new(),
             leaf_pending: false,
             priors: Vec::new(),
+            spare_nodes: Vec::new(),
+            spare_edges: Vec::new(),
         };
         m.reset(state);
         m
@@ -210,8 +216,10 @@ impl<G: Game> Mcts<G> {
 
     /// Rebuilds the arrays with `new_root` at index 0 and only its subtree.
     fn compact_from(&mut self, new_root: u32) {
-        let mut nodes = Vec::with_capacity(self.nodes.len() / 2);
-        let mut edges = Vec::with_capacity(self.edges.len() / 2);
+        let mut nodes = std::mem::take(&mut self.spare_nodes);
+        let mut edges = std::mem::take(&mut self.spare_edges);
+        nodes.clear();
+        edges.clear();
         nodes.push(self.nodes[new_root as usize].clone());
         let mut queue = vec![(0usize, new_root as usize)];
         while let Some((new_index, old_index)) = queue.pop() {
@@ -229,8 +237,11 @@ impl<G: Game> Mcts<G> {
             }
             nodes[new_index].first_edge = first;
         }
-        self.nodes = nodes;
-        self.edges = edges;
+        // The old arrays become the spare ones: cleared, their memory kept.
+        self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
+        self.spare_edges = std::mem::replace(&mut self.edges, edges);
+        self.spare_nodes.clear();
+        self.spare_edges.clear();
     }
 
     pub fn tree_size(&self) -> usize {

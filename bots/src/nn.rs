@@ -145,12 +145,12 @@ impl fmt::Display for WeightsError {
             WeightsError::NotAWeightFile => write!(f, "not a cupzero weight file (bad magic bytes)"),
             WeightsError::UnsupportedVersion { found } => write!(
                 f,
-                "weight format version {found} is not supported (this build reads version {FORMAT_VERSION}); re-export the checkpoint with this cupzero"
+                "weight format version {found} is not supported (this build reads {FORMAT_VERSION}); re-export with this cupzero"
             ),
             WeightsError::WrongGame { found, expected } => write!(f, "these weights are for {found:?}, not {expected:?}"),
             WeightsError::UnknownStorage(t) => write!(f, "unknown weight storage {t:?}"),
             WeightsError::Truncated => write!(f, "weight file is truncated"),
-            WeightsError::BadText => write!(f, "embedded weight text is damaged (unexpected character or length)"),
+            WeightsError::BadText => write!(f, "embedded weight text is damaged"),
             WeightsError::ChecksumMismatch => write!(f, "weight file is corrupt (checksum mismatch)"),
             WeightsError::ShapeMismatch(why) => write!(f, "weights do not fit this game: {why}"),
         }
