@@ -44,7 +44,7 @@ enum Command {
 pub enum GameName {
     /// Connect 4, CodinGame 7x9 with STEAL.
     Connect4,
-    /// 6561, CodeCup 2016 (cooperative sliding game). Rules, perft and bench so far.
+    /// 6561, CodeCup 2016 (cooperative 4x4 sliding game, shared score).
     #[value(name = "6561")]
     G6561,
     /// Black Hole, CodeCup 2018 (36-field triangle, stones 1..15, margin score).

@@ -364,9 +364,11 @@ impl Game for Zuniq {
 }
 
 /// Features: drawn segments (60), cells inside closed zones (25), the zone sizes already taken
-/// (25, sizes 1..25), whether the mover is White.
+/// (25, sizes 1..25), whether the mover is White, then the legal segments (60), their count / 60
+/// and its parity. The last mover wins, so which moves stay legal (and how many) decides the
+/// endgame; the mask spares the net from re-deriving the unique-size rule.
 impl Encode for Zuniq {
-    const NUM_FEATURES: usize = SEGMENTS + CELLS + CELLS + 1;
+    const NUM_FEATURES: usize = SEGMENTS + CELLS + CELLS + 1 + SEGMENTS + 2;
 
     fn encode(&self, out: &mut [f32]) {
         for s in 0..SEGMENTS {
@@ -379,6 +381,14 @@ impl Encode for Zuniq {
             out[SEGMENTS + CELLS + size - 1] = (self.sizes >> size & 1) as f32;
         }
         out[SEGMENTS + 2 * CELLS] = (self.to_move() == 0) as u8 as f32;
+        let legal_at = SEGMENTS + 2 * CELLS + 1;
+        let mut legal = ActionList::new();
+        self.legal_actions(&mut legal);
+        for &a in legal.iter() {
+            out[legal_at + a as usize] = 1.0;
+        }
+        out[legal_at + SEGMENTS] = legal.len() as f32 / SEGMENTS as f32;
+        out[legal_at + SEGMENTS + 1] = (legal.len() % 2) as f32;
     }
 }
 
@@ -514,6 +524,34 @@ mod tests {
             assert_eq!(t.closed_cells().count_ones(), 1);
         }
         // A quarter turn maps the top line to the right edge: A1h -> A6v.
+        assert_eq!(Zuniq::format_action(Zuniq::map_action(1, Zuniq::parse_action("A1h").unwrap())), "A6v");
+    }
+
+    #[test]
+    fn features_carry_the_legal_segments_and_their_parity() {
+        let legal_at = SEGMENTS + 2 * CELLS + 1;
+        let mut x = vec![0.0; Zuniq::NUM_FEATURES];
+        Zuniq::new().encode(&mut x);
+        assert!(x[legal_at..legal_at + SEGMENTS].iter().all(|&v| v == 1.0));
+        assert_eq!(&x[legal_at + SEGMENTS..], &[1.0, 0.0]);
+        // A closed 1-cell zone top left, and three sides of the bottom-right cell: its fourth
+        // side (E6v) would make a second zone of size 1, so it is the one illegal segment.
+        let z = play("A1h B1h A1v A2v E5h F5h E5v");
+        assert_eq!(z.zone_sizes(), 1 << 1, "one zone of size 1");
+        let mut x = vec![0.0; Zuniq::NUM_FEATURES];
+        z.encode(&mut x);
+        let mut legal = ActionList::new();
+        z.legal_actions(&mut legal);
+        for s in 0..SEGMENTS {
+            assert_eq!(x[legal_at + s] == 1.0, legal.contains(s as Action), "segment {}", Zuniq::format_action(s as Action));
+        }
+        assert_eq!(x[legal_at + Zuniq::parse_action("E6v").unwrap() as usize], 0.0);
+        assert_eq!(legal.len(), 52);
+        assert_eq!(&x[legal_at + SEGMENTS..], &[52.0 / 60.0, 0.0]);
+    }
+
+    #[test]
+    fn quarter_turn_label() {
         assert_eq!(Zuniq::format_action(Zuniq::map_action(1, Zuniq::parse_action("A1h").unwrap())), "A6v");
     }
 }

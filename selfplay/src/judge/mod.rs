@@ -106,6 +106,20 @@ pub fn score_spread(values: &[f32]) -> (f64, f64, f64, f64) {
     (v.iter().sum::<f64>() / n as f64, median, v[0], v[n - 1])
 }
 
+/// The mean and the half-width of its normal-approximation 95% interval.
+pub fn mean_with_half_interval(values: &[f64]) -> (f64, f64) {
+    let n = values.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n as f64;
+    if n == 1 {
+        return (mean, f64::INFINITY);
+    }
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (mean, 1.96 * (var / n as f64).sqrt())
+}
+
 impl JudgeSummary {
     /// Whether every game so far gave both players the same points (a cooperative game).
     pub fn shared_scores(&self) -> bool {
@@ -161,8 +175,14 @@ impl JudgeSummary {
         } else {
             format!("A: {}", self.stats.describe())
         };
+        let margin = if self.shared_scores() {
+            String::new()
+        } else {
+            let (m, half) = mean_with_half_interval(&self.points.iter().map(|p| (p[0] - p[1]) as f64).collect::<Vec<_>>());
+            format!(", margin A-B {m:+.2} (95% CI {:+.2}..{:+.2})", m - half, m + half)
+        };
         format!(
-            "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nmost time in one game: A {} ms, B {} ms",
+            "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}{margin}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nmost time in one game: A {} ms, B {} ms",
             self.games,
             labels[0],
             labels[1],
@@ -284,4 +304,18 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
 /// Scales a limit given in milliseconds.
 pub fn scaled(ms: u64, time_scale: f64) -> Duration {
     Duration::from_secs_f64(ms as f64 / 1000.0 * time_scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mean_with_half_interval;
+
+    #[test]
+    fn margin_interval_is_the_normal_approximation() {
+        let (mean, half) = mean_with_half_interval(&[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(mean, 2.5);
+        // Sample standard deviation sqrt(5/3); 1.96 * sd / sqrt(4).
+        assert!((half - 1.96 * (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+        assert_eq!(mean_with_half_interval(&[7.0, 7.0]), (7.0, 0.0));
+    }
 }
