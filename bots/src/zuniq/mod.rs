@@ -364,11 +364,13 @@ impl Game for Zuniq {
 }
 
 /// Features: drawn segments (60), cells inside closed zones (25), the zone sizes already taken
-/// (25, sizes 1..25), whether the mover is White, then the legal segments (60), their count / 60
-/// and its parity. The last mover wins, so which moves stay legal (and how many) decides the
-/// endgame; the mask spares the net from re-deriving the unique-size rule.
+/// (25, sizes 1..25), whether the mover is White; then the legal segments (60), their count / 60
+/// and its parity; then for each legal segment the size of the zone it would close / 25 (0 when
+/// it closes none) and for each cell the size of its region / 25. The last mover wins, so which
+/// moves stay legal, how many, and which ones close a zone (removing the segments inside it from
+/// play) decide the game: handing these to the net spares it re-deriving regions from bits.
 impl Encode for Zuniq {
-    const NUM_FEATURES: usize = SEGMENTS + CELLS + CELLS + 1 + SEGMENTS + 2;
+    const NUM_FEATURES: usize = SEGMENTS + CELLS + CELLS + 1 + SEGMENTS + 2 + SEGMENTS + CELLS;
 
     fn encode(&self, out: &mut [f32]) {
         for s in 0..SEGMENTS {
@@ -382,13 +384,38 @@ impl Encode for Zuniq {
         }
         out[SEGMENTS + 2 * CELLS] = (self.to_move() == 0) as u8 as f32;
         let legal_at = SEGMENTS + 2 * CELLS + 1;
-        let mut legal = ActionList::new();
-        self.legal_actions(&mut legal);
-        for &a in legal.iter() {
-            out[legal_at + a as usize] = 1.0;
+        let closing_at = legal_at + SEGMENTS + 2;
+        let region_at = closing_at + SEGMENTS;
+        let open = OpenSides::of(self.drawn);
+        let mut legal = 0usize;
+        if !self.stuck {
+            for s in 0..SEGMENTS {
+                if !self.segment_legal_with(&open, s) {
+                    continue;
+                }
+                legal += 1;
+                out[legal_at + s] = 1.0;
+                if let Some((_, size)) = self.closes_with(&open, s) {
+                    out[closing_at + s] = size as f32 / CELLS as f32;
+                }
+            }
         }
-        out[legal_at + SEGMENTS] = legal.len() as f32 / SEGMENTS as f32;
-        out[legal_at + SEGMENTS + 1] = (legal.len() % 2) as f32;
+        out[legal_at + SEGMENTS] = legal as f32 / SEGMENTS as f32;
+        out[legal_at + SEGMENTS + 1] = (legal % 2) as f32;
+        let mut seen = 0u32;
+        for cell in 0..CELLS {
+            if seen >> cell & 1 == 1 {
+                continue;
+            }
+            let (cells, _) = open.region(cell);
+            seen |= cells;
+            let size = cells.count_ones() as f32 / CELLS as f32;
+            let mut rest = cells;
+            while rest != 0 {
+                out[region_at + rest.trailing_zeros() as usize] = size;
+                rest &= rest - 1;
+            }
+        }
     }
 }
 
@@ -533,7 +560,7 @@ mod tests {
         let mut x = vec![0.0; Zuniq::NUM_FEATURES];
         Zuniq::new().encode(&mut x);
         assert!(x[legal_at..legal_at + SEGMENTS].iter().all(|&v| v == 1.0));
-        assert_eq!(&x[legal_at + SEGMENTS..], &[1.0, 0.0]);
+        assert_eq!(&x[legal_at + SEGMENTS..legal_at + SEGMENTS + 2], &[1.0, 0.0]);
         // A closed 1-cell zone top left, and three sides of the bottom-right cell: its fourth
         // side (E6v) would make a second zone of size 1, so it is the one illegal segment.
         let z = play("A1h B1h A1v A2v E5h F5h E5v");
@@ -547,7 +574,26 @@ mod tests {
         }
         assert_eq!(x[legal_at + Zuniq::parse_action("E6v").unwrap() as usize], 0.0);
         assert_eq!(legal.len(), 52);
-        assert_eq!(&x[legal_at + SEGMENTS..], &[52.0 / 60.0, 0.0]);
+        assert_eq!(&x[legal_at + SEGMENTS..legal_at + SEGMENTS + 2], &[52.0 / 60.0, 0.0]);
+        // No legal segment closes a zone here (E6v would, but is illegal). Regions: the closed
+        // corner cell, the bottom-right cell (cut off from its neighbours, open to the border
+        // only), and the other 23 cells.
+        let closing_at = legal_at + SEGMENTS + 2;
+        assert!(x[closing_at..closing_at + SEGMENTS].iter().all(|&v| v == 0.0));
+        let region_at = closing_at + SEGMENTS;
+        assert_eq!(x[region_at], 1.0 / 25.0);
+        assert_eq!(x[region_at + CELLS - 1], 1.0 / 25.0);
+        assert!(x[region_at + 1..region_at + CELLS - 1].iter().all(|&v| v == 23.0 / 25.0));
+        // Five of the six sides around cells E4 and E5 (bottom row): E5h closes a zone of 2,
+        // while E5v between them would close E4 alone, a second zone of 1: illegal.
+        let z = play("A1h B1h A1v A2v E4h F4h F5h E6v E4v");
+        let mut x = vec![0.0; Zuniq::NUM_FEATURES];
+        z.encode(&mut x);
+        let at = |label: &str| Zuniq::parse_action(label).unwrap() as usize;
+        assert_eq!(x[legal_at + at("E5h")], 1.0);
+        assert_eq!(x[closing_at + at("E5h")], 2.0 / 25.0);
+        assert_eq!(x[legal_at + at("E5v")], 0.0);
+        assert_eq!(x[closing_at + at("E5v")], 0.0);
     }
 
     #[test]
