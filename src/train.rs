@@ -24,7 +24,10 @@ pub struct TrainArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct TrainConfigArgs {}
+pub struct TrainConfigArgs {
+    /// The game whose defaults to print (6561 has its own; the others share them).
+    pub game: Option<GameName>,
+}
 
 struct Printer {
     bars: bool,
@@ -85,7 +88,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn print_default_config(_: TrainConfigArgs) -> Result<()> {
-    print!("{}", TrainConfig::default().to_toml());
+pub fn print_default_config(args: TrainConfigArgs) -> Result<()> {
+    let config = args.game.map_or_else(TrainConfig::default, |g| TrainConfig::for_game(crate::game_id(g)));
+    print!("{}", config.to_toml());
     Ok(())
 }

@@ -98,6 +98,24 @@ impl Default for TrainConfig {
     }
 }
 
+impl TrainConfig {
+    /// The defaults, adjusted for games that need it. 6561's self-play games are ~1000 moves
+    /// long: fewer games an iteration and lighter searches keep iterations short, and its
+    /// evaluation partners the net with the random player, since a UCT partner running random
+    /// rollouts to the end of such a game would take hours per evaluation.
+    pub fn for_game(game: &str) -> Self {
+        let mut config = TrainConfig::default();
+        if game == "6561" {
+            config.selfplay.games_per_iteration = 32;
+            config.selfplay.games_in_flight = 16;
+            config.selfplay.full_playouts = 64;
+            config.selfplay.fast_playouts = 16;
+            config.eval = EvalSection { every: 10, games: 4, opponent: "random".into(), ..EvalSection::default() };
+        }
+        config
+    }
+}
+
 impl Default for NetSection {
     fn default() -> Self {
         NetSection { hidden: vec![96, 96] }
@@ -222,6 +240,15 @@ impl TrainConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_6561_defaults_avoid_a_uct_partner_and_validate() {
+        let c = TrainConfig::for_game("6561");
+        assert_eq!(c.eval.opponent, "random");
+        assert!(c.selfplay.games_per_iteration < TrainConfig::default().selfplay.games_per_iteration);
+        c.validate().unwrap();
+        assert_eq!(TrainConfig::for_game("connect4"), TrainConfig::default());
+    }
 
     #[test]
     fn defaults_round_trip_through_toml() {

@@ -161,7 +161,7 @@ pub trait TrainObserver {
     }
 }
 
-/// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the defaults); a
+/// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the game's defaults); a
 /// resumed run keeps the configuration it started with, and refuses a different `requested`
 /// one. `iterations` (the total to reach) overrides the configuration's in both cases.
 pub fn train<G: Encode>(
@@ -191,7 +191,7 @@ pub fn train<G: Encode>(
             }
             original
         }
-        None => requested.cloned().unwrap_or_default(),
+        None => requested.cloned().unwrap_or_else(|| TrainConfig::for_game(G::NAME)),
     };
     if let Some(n) = iterations {
         config.iterations = n;
