@@ -47,6 +47,10 @@ impl TrainObserver for Printer {
             (Some(s), None) => format!(", eval {:.0}%", 100.0 * s),
             _ => String::new(),
         };
+        let eval = match m.eval_points {
+            Some(p) => format!("{eval}, {p:.1} points"),
+            None => eval,
+        };
         eprintln!(
             "iter {:>4}: {} games ({:.1}/s, {:.0} evals/s), {} samples, replay {}, {} steps, loss policy {:.3} value {:.3}{eval}",
             m.iteration,

@@ -78,15 +78,19 @@ pub struct IterationMetrics {
     pub eval_score: Option<f64>,
     pub eval_elo: Option<f64>,
     pub total_seconds: f64,
+    /// The net's mean points in that evaluation: for 6561 the shared score, the one figure that
+    /// moves (its games are never won or lost).
+    #[serde(default)]
+    pub eval_points: Option<f64>,
 }
 
-const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds";
+const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points";
 
 impl IterationMetrics {
     fn csv_row(&self) -> String {
         let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
         format!(
-            "{},{},{},{},{},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1}",
+            "{},{},{},{},{},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1},{}",
             self.iteration,
             self.games,
             self.samples_added,
@@ -104,7 +108,8 @@ impl IterationMetrics {
             self.train_samples_per_second,
             opt(self.eval_score),
             opt(self.eval_elo),
-            self.total_seconds
+            self.total_seconds,
+            opt(self.eval_points)
         )
     }
 }
@@ -285,7 +290,7 @@ pub fn train<G: Encode>(
         dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
 
         // 4. Evaluate now and then.
-        let (eval_score, eval_elo) = if config.eval.every > 0 && iteration % config.eval.every == 0 && config.eval.games > 0 {
+        let (eval_score, eval_elo, eval_points) = if config.eval.every > 0 && iteration % config.eval.every == 0 && config.eval.games > 0 {
             let opponent = if config.eval.opponent == "uct" { PlayerSpec::Uct } else { PlayerSpec::Random };
             let players = [PlayerSpec::Net { label: format!("iter {iteration}"), net: Arc::clone(&net) }, opponent];
             let arena = ArenaConfig {
@@ -296,9 +301,9 @@ pub fn train<G: Encode>(
                 sprt: None,
             };
             let s = run_arena::<G>(&players, &arena, &mut |_, _| {});
-            (Some(s.stats.score()), Some(s.stats.elo()).filter(|e| e.is_finite()))
+            (Some(s.stats.score()), Some(s.stats.elo()).filter(|e| e.is_finite()), Some(s.mean_points()[0]))
         } else {
-            (None, None)
+            (None, None, None)
         };
 
         let n = records.len().max(1) as f64;
@@ -326,6 +331,7 @@ pub fn train<G: Encode>(
             train_samples_per_second: (steps as f64 * config.training.batch_size as f64) / train_seconds.max(1e-9),
             eval_score,
             eval_elo,
+            eval_points,
             total_seconds: state.seconds,
         };
         history.push(metrics.clone());
