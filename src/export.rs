@@ -97,7 +97,7 @@ fn platform_name(p: Platform) -> &'static str {
     }
 }
 
-fn export<G: Contest + bots::encode::Encode>(args: &ExportArgs, module: &str, type_path: &str) -> Result<()> {
+fn export<G: Contest>(args: &ExportArgs, module: &str, type_path: &str) -> Result<()> {
     args.clock.safety()?;
     if args.platform.platform() != G::PLATFORM {
         bail!("{} is played on {}, not {}", G::NAME, platform_name(G::PLATFORM), platform_name(args.platform.platform()));

@@ -60,9 +60,9 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
     let report = String::from_utf8_lossy(&out.stdout).to_string();
     let bits: u8 = report.split("hidden layers as i").nth(1).and_then(|r| r.split(')').next()).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("{report}"));
     assert!(bits >= 8, "{report}");
+    // Exactly the weights the exporter writes (same calibration set).
+    let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
     for dtype in [Storage::Int { bits }, Storage::F16] {
-        // Exactly the weights the exporter writes (same calibration set).
-        let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
         let small = Mlp::from_bytes(&to_bytes_calibrated(&net, dtype, &calibration).unwrap(), "connect4").unwrap();
         let (mut same, mut value_diff, mut n) = (0usize, 0f64, 0usize);
         let (mut f, mut la, mut lb) = (vec![0.0; Connect4::NUM_FEATURES], vec![0.0; 10], vec![0.0; 10]);

@@ -253,14 +253,14 @@ impl Game for BlackHole {
     }
 }
 
+/// Features per field (listed below).
+const PER_FIELD: usize = 10;
+
 /// Features, from the player to move, per field: empty, brown, own stone, opponent stone, own
 /// value / 15, opponent value / 15, the field's degree / 6, and for an empty field what the hole
 /// there would count so far (own and opponent neighbour sums / 45) and its empty neighbours / 6;
 /// then the stones each side still holds (15 + 15 flags) and the turn / 30. The neighbour sums
 /// spare a small MLP from learning the adjacency, as the threat maps do for Connect 4.
-/// Features per field (see above).
-const PER_FIELD: usize = 10;
-
 impl Encode for BlackHole {
     const NUM_FEATURES: usize = FIELDS * PER_FIELD + 2 * STONES + 1;
 

@@ -184,18 +184,23 @@ impl Zuniq {
     }
 
     fn segment_legal_with(&self, open: &OpenSides, segment: usize) -> bool {
+        self.legal_closing(open, segment).is_some()
+    }
+
+    /// For a legal `segment`, the size of the zone it closes (if any); None when illegal.
+    fn legal_closing(&self, open: &OpenSides, segment: usize) -> Option<Option<u32>> {
         if self.drawn >> segment & 1 == 1 {
-            return false;
+            return None;
         }
         // Inside a closed zone: both cells on its sides are in closed zones.
         if let (Some(a), Some(b)) = segment_cells(segment) {
             if self.closed_cells >> a & 1 == 1 && self.closed_cells >> b & 1 == 1 {
-                return false;
+                return None;
             }
         }
         match self.closes_with(open, segment) {
-            Some((_, size)) => self.sizes >> size & 1 == 0,
-            None => true,
+            Some((_, size)) if self.sizes >> size & 1 == 1 => None,
+            closed => Some(closed.map(|(_, size)| size)),
         }
     }
 
@@ -390,12 +395,10 @@ impl Encode for Zuniq {
         let mut legal = 0usize;
         if !self.stuck {
             for s in 0..SEGMENTS {
-                if !self.segment_legal_with(&open, s) {
-                    continue;
-                }
+                let Some(closes) = self.legal_closing(&open, s) else { continue };
                 legal += 1;
                 out[legal_at + s] = 1.0;
-                if let Some((_, size)) = self.closes_with(&open, s) {
+                if let Some(size) = closes {
                     out[closing_at + s] = size as f32 / CELLS as f32;
                 }
             }
@@ -594,10 +597,5 @@ mod tests {
         assert_eq!(x[closing_at + at("E5h")], 2.0 / 25.0);
         assert_eq!(x[legal_at + at("E5v")], 0.0);
         assert_eq!(x[closing_at + at("E5v")], 0.0);
-    }
-
-    #[test]
-    fn quarter_turn_label() {
-        assert_eq!(Zuniq::format_action(Zuniq::map_action(1, Zuniq::parse_action("A1h").unwrap())), "A6v");
     }
 }
