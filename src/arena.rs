@@ -3,7 +3,7 @@
 use crate::GameName;
 use anyhow::{bail, Result};
 use bots::connect4::Connect4;
-use bots::encode::Encode;
+use bots::bot::Contest;
 use clap::Args;
 use selfplay::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec, Sprt, SprtOutcome};
 use selfplay::train::load_weights;
@@ -32,6 +32,12 @@ pub struct ArenaArgs {
     /// Playouts per move for B only (overrides --playouts / --move-ms for B).
     #[arg(long)]
     pub b_playouts: Option<u64>,
+    /// PUCT exploration constant of net players (default: the exported bot's, per game).
+    #[arg(long)]
+    pub c_puct: Option<f32>,
+    /// PUCT exploration constant of B only, if B is a net (overrides --c-puct for B).
+    #[arg(long)]
+    pub b_c_puct: Option<f32>,
     /// Stop early by SPRT: "ELO0,ELO1" (alpha = beta = 0.05), e.g. "0,30".
     #[arg(long)]
     pub sprt: Option<String>,
@@ -42,14 +48,18 @@ pub struct ArenaArgs {
     pub seed: u64,
 }
 
-fn player<G: Encode>(spec: &str) -> Result<PlayerSpec> {
+fn player<G: Contest>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
     Ok(match spec {
         "uct" => PlayerSpec::Uct,
         "random" => PlayerSpec::Random,
         path => {
             let net = load_weights::<G>(Path::new(path))?;
             net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
-            PlayerSpec::Net { label: path.to_string(), net: Arc::new(net) }
+            let label = match c_puct {
+                Some(c) => format!("{path} (c_puct {c})"),
+                None => path.to_string(),
+            };
+            PlayerSpec::Net { label, net: Arc::new(net), c_puct }
         }
     })
 }
@@ -72,7 +82,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     }
 }
 
-fn run_game<G: Encode>(args: &ArenaArgs) -> Result<()> {
+fn run_game<G: Contest>(args: &ArenaArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -88,7 +98,12 @@ fn run_game<G: Encode>(args: &ArenaArgs) -> Result<()> {
         None => limit,
     };
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let players = [player::<G>(&args.a)?, player::<G>(&args.b)?];
+    for c in [args.c_puct, args.b_c_puct].into_iter().flatten() {
+        if !(c.is_finite() && c > 0.0) {
+            bail!("--c-puct and --b-c-puct must be positive, got {c}");
+        }
+    }
+    let players = [player::<G>(&args.a, args.c_puct)?, player::<G>(&args.b, args.b_c_puct.or(args.c_puct))?];
     let parallel = args.parallel.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let config = ArenaConfig { games: args.games, parallel, limits: [limit, b_limit], seed: args.seed, sprt };
     let summary = run_arena::<G>(&players, &config, &mut |_, s| {

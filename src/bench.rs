@@ -3,7 +3,7 @@
 use crate::GameName;
 use anyhow::{bail, Result};
 use bots::connect4::Connect4;
-use bots::encode::Encode;
+use bots::bot::Contest;
 use bots::game::{ActionList, Game};
 use bots::net_eval::NetEvaluator;
 use bots::nn::Scratch;
@@ -100,7 +100,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-fn bench_net<G: Encode>(path: &std::path::Path, period: Duration) -> Result<()> {
+fn bench_net<G: Contest>(path: &std::path::Path, period: Duration) -> Result<()> {
     let net = selfplay::train::load_weights::<G>(path)?;
     let mut rng = Rng::new(3);
     let mut list = ActionList::new();
@@ -128,7 +128,7 @@ fn bench_net<G: Encode>(path: &std::path::Path, period: Duration) -> Result<()> 
     }
     println!("{}: net forward passes: {:.0}/s ({} parameters)", G::NAME, evals as f64 / start.elapsed().as_secs_f64(), net.num_parameters());
     let agent_net = Arc::new(net);
-    let mut mcts = Mcts::new(G::new_game(&mut Rng::new(0)), bots::bot::net_search_config());
+    let mut mcts = Mcts::new(G::new_game(&mut Rng::new(0)), bots::bot::net_search_config::<G>());
     let stats = mcts.search(&mut NetEvaluator::new(agent_net), &SearchLimits::until(Instant::now() + period));
     println!(
         "{}: net-guided PUCT search from the start: {:.0} playouts/s (one thread)",

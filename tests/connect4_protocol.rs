@@ -100,4 +100,5 @@ fn bad_arguments_get_one_clean_error_line() {
     assert_clean_error(&run(&["play", "connect4", "--playouts", "0"], ""), "--playouts");
     assert_clean_error(&run(&["perft", "connect4", "--moves", "4 STEAL STEAL"], ""), "illegal");
     assert_clean_error(&run(&["judge", "connect4", "--games", "0"], ""), "--games");
+    assert_clean_error(&run(&["arena", "connect4", "--a", "random", "--b", "random", "--c-puct", "0"], ""), "--c-puct");
 }

@@ -22,6 +22,9 @@ pub enum Platform {
 /// A game with a contest protocol.
 pub trait Contest: Encode {
     const PLATFORM: Platform;
+    /// The net bot's PUCT exploration constant. Lower values trust the net's policy more;
+    /// chosen per game by judged matches (BENCHMARKS.md, "PUCT constant").
+    const PUCT_C: f32 = 1.5;
     /// The contest's clock, every limit multiplied by `time_scale`.
     fn clock(time_scale: f64) -> Clock;
     /// Plays one game on the protocol until the input ends or the judge says it is over.
@@ -35,15 +38,15 @@ pub trait Contest: Encode {
 }
 
 /// Search settings of the net-guided bot.
-pub fn net_search_config() -> MctsConfig {
-    MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.2 }, max_nodes: 2_000_000, stop_when_proven: true }
+pub fn net_search_config<G: Contest>() -> MctsConfig {
+    MctsConfig { selection: Selection::Puct { c: G::PUCT_C, fpu_reduction: 0.2 }, max_nodes: 2_000_000, stop_when_proven: true }
 }
 
 /// The net-guided search agent for `G`.
-pub fn net_agent<G: Encode>(net: Mlp) -> Result<Box<dyn Agent<G>>, String> {
+pub fn net_agent<G: Contest>(net: Mlp) -> Result<Box<dyn Agent<G>>, String> {
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| e.to_string())?;
     let start = G::new_game(&mut Rng::new(0));
-    Ok(Box::new(SearchAgent::new(start, net_search_config(), NetEvaluator::new(Arc::new(net)), None)))
+    Ok(Box::new(SearchAgent::new(start, net_search_config::<G>(), NetEvaluator::new(Arc::new(net)), None)))
 }
 
 /// Runs `agent` on stdin/stdout. Logs go to stderr unless `quiet`.

@@ -5,8 +5,8 @@ use crate::parallel::run_games;
 use crate::stats::MatchStats;
 use bots::agent::{Agent, SearchAgent};
 use bots::tools::{RandomAgent, RolloutEvaluator};
-use bots::encode::Encode;
-use bots::mcts::MctsConfig;
+use bots::bot::{net_search_config, Contest};
+use bots::mcts::{MctsConfig, Selection};
 use bots::net_eval::NetEvaluator;
 use bots::nn::Mlp;
 use bots::rng::Rng;
@@ -19,8 +19,9 @@ pub enum PlayerSpec {
     Random,
     /// UCT1 with random rollouts.
     Uct,
-    /// PUCT guided by a net.
-    Net { label: String, net: Arc<Mlp> },
+    /// PUCT guided by a net, with the exported bot's search settings; `c_puct` replaces the
+    /// game's exploration constant (to tune it before changing the bot).
+    Net { label: String, net: Arc<Mlp>, c_puct: Option<f32> },
 }
 
 impl PlayerSpec {
@@ -32,12 +33,18 @@ impl PlayerSpec {
         }
     }
 
-    pub fn agent<G: Encode>(&self, seed: u64, playouts: Option<u64>) -> Box<dyn Agent<G>> {
+    pub fn agent<G: Contest>(&self, seed: u64, playouts: Option<u64>) -> Box<dyn Agent<G>> {
         let start = G::new_game(&mut Rng::new(0));
         match self {
             PlayerSpec::Random => Box::new(RandomAgent::new(seed)),
             PlayerSpec::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(seed), playouts)),
-            PlayerSpec::Net { net, .. } => Box::new(SearchAgent::new(start, MctsConfig::puct(), NetEvaluator::new(Arc::clone(net)), playouts)),
+            PlayerSpec::Net { net, c_puct, .. } => {
+                let mut config = net_search_config::<G>();
+                if let (Some(c), Selection::Puct { c: game_c, .. }) = (c_puct, &mut config.selection) {
+                    *game_c = *c;
+                }
+                Box::new(SearchAgent::new(start, config, NetEvaluator::new(Arc::clone(net)), playouts))
+            }
         }
     }
 }
@@ -133,7 +140,7 @@ pub struct ArenaGame {
     pub playouts: [u64; 2],
 }
 
-fn play_game<G: Encode>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: usize) -> ArenaGame {
+fn play_game<G: Contest>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: usize) -> ArenaGame {
     let a_seat = game % 2;
     let seed = config.seed.wrapping_add(game as u64);
     // seats[s] = index (0 = A, 1 = B) of the player in seat s
@@ -166,7 +173,7 @@ fn play_game<G: Encode>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: u
 }
 
 /// Plays the match; `on_game` sees each game and the running summary.
-pub fn run_arena<G: Encode>(
+pub fn run_arena<G: Contest>(
     players: &[PlayerSpec; 2],
     config: &ArenaConfig,
     on_game: &mut dyn FnMut(&ArenaGame, &ArenaSummary),

@@ -18,7 +18,7 @@ use crate::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec};
 use crate::config::TrainConfig;
 use crate::replay::{samples_from_record, ReplayBuffer};
 use crate::worker::{generate, GameRecord};
-use bots::encode::Encode;
+use bots::bot::Contest;
 use bots::game::Game;
 use bots::nn::Mlp;
 use bots::rng::Rng;
@@ -169,7 +169,7 @@ pub trait TrainObserver {
 /// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the game's defaults); a
 /// resumed run keeps the configuration it started with, and refuses a different `requested`
 /// one. `iterations` (the total to reach) overrides the configuration's in both cases.
-pub fn train<G: Encode>(
+pub fn train<G: Contest>(
     run_dir: &Path,
     requested: Option<&TrainConfig>,
     iterations: Option<u64>,
@@ -292,7 +292,7 @@ pub fn train<G: Encode>(
         // 4. Evaluate now and then.
         let (eval_score, eval_elo, eval_points) = if config.eval.every > 0 && iteration % config.eval.every == 0 && config.eval.games > 0 {
             let opponent = if config.eval.opponent == "uct" { PlayerSpec::Uct } else { PlayerSpec::Random };
-            let players = [PlayerSpec::Net { label: format!("iter {iteration}"), net: Arc::clone(&net) }, opponent];
+            let players = [PlayerSpec::Net { label: format!("iter {iteration}"), net: Arc::clone(&net), c_puct: None }, opponent];
             let arena = ArenaConfig {
                 games: config.eval.games,
                 parallel: pool.current_num_threads(),

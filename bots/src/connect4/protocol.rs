@@ -153,7 +153,7 @@ pub fn run<R: BufRead, W: Write, A: Agent<Connect4> + ?Sized>(
                 agent.observe(previous);
             }
             if known != state {
-                let _ = writeln!(log, "turn {}: board differs from the game we followed; resynchronising", state.turn());
+                let _ = writeln!(log, "turn {}: unexpected board, search restarted", state.turn());
             }
         }
         let own_moves_left = ((Connect4::MAX_GAME_LENGTH - state.turn() + 1) / 2) as u32;

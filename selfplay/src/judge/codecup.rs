@@ -113,7 +113,8 @@ impl<G: CodecupRules> Referee for CodecupReferee<G> {
                 fault.get_or_insert((seat, f));
             }
         }
-        let end = format!("game over after {} moves, scores {:?}{}", actions.len(), state.scores(), note);
+        let claimed: String = (0..2).filter_map(|seat| claims[seat].map(|turn| format!(", seat {seat} claimed the win at turn {turn}"))).collect();
+        let end = format!("game over after {} moves, scores {:?}{}{claimed}", actions.len(), state.scores(), note);
         RefereeResult { actions, scores, end, fault }
     }
 }
