@@ -25,6 +25,11 @@ pub trait Contest: Encode {
     /// The net bot's PUCT exploration constant. Lower values trust the net's policy more;
     /// chosen per game by judged matches (BENCHMARKS.md, "PUCT constant").
     const PUCT_C: f32 = 1.5;
+    /// The net bot: PUCT search on `net` with `config` (Zuniq mixes random playouts into the
+    /// value and puts an exact endgame solver in front). `playouts` caps each search.
+    fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
+        Box::new(SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::new(net), playouts))
+    }
     /// The contest's clock, every limit multiplied by `time_scale`.
     fn clock(time_scale: f64) -> Clock;
     /// Plays one game on the protocol until the input ends or the judge says it is over.
@@ -45,8 +50,7 @@ pub fn net_search_config<G: Contest>() -> MctsConfig {
 /// The net-guided search agent for `G`.
 pub fn net_agent<G: Contest>(net: Mlp) -> Result<Box<dyn Agent<G>>, String> {
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| e.to_string())?;
-    let start = G::new_game(&mut Rng::new(0));
-    Ok(Box::new(SearchAgent::new(start, net_search_config::<G>(), NetEvaluator::new(Arc::new(net)), None)))
+    Ok(G::bot_agent(Arc::new(net), net_search_config::<G>(), None))
 }
 
 /// Runs `agent` on stdin/stdout. Logs go to stderr unless `quiet`.

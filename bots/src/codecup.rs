@@ -14,6 +14,24 @@ pub enum Claims {
     WhenProven,
 }
 
+/// How one game uses the CodeCup pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Codecup {
+    pub claims: Claims,
+    /// Actions of both players the clock is split over: the game's length when it is fixed,
+    /// a typical one when it is not.
+    pub planned_length: usize,
+    /// Own moves always budgeted beyond the plan, so a game longer than planned keeps time.
+    pub reserve_moves: u32,
+}
+
+impl Codecup {
+    /// A game of exactly `length` actions, without claims.
+    pub fn fixed_length(length: usize) -> Self {
+        Codecup { claims: Claims::Never, planned_length: length, reserve_moves: 0 }
+    }
+}
+
 /// The opening shared by several CodeCup games: the next line is `Start` when we move first
 /// (seat 0); otherwise it is the opponent's first move, and we are seat 1.
 pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
@@ -23,11 +41,11 @@ pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
     time: &mut TimeManager,
     log: &mut dyn Write,
     mut state: G,
-    claims: Claims,
+    play: Codecup,
 ) -> Result<(), ProtocolError> {
     let first = reader.expect_line("Start or the opponent's first move")?.trim().to_string();
     if first == "Start" {
-        return codecup_alternate(reader, output, agent, time, log, state, 0, claims);
+        return codecup_alternate(reader, output, agent, time, log, state, 0, play);
     }
     let text = first.strip_suffix('!').unwrap_or(&first);
     let action = G::parse_action(text).map_err(|e| reader.error(format!("expected Start or a move: {e}")))?;
@@ -36,7 +54,7 @@ pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
     }
     agent.observe(action);
     state.apply(action);
-    codecup_alternate(reader, output, agent, time, log, state, 1, claims)
+    codecup_alternate(reader, output, agent, time, log, state, 1, play)
 }
 
 /// The CodeCup pattern shared by its games: after the game's own opening lines, the players
@@ -52,7 +70,7 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
     log: &mut dyn Write,
     mut state: G,
     me: Player,
-    claims: Claims,
+    play: Codecup,
 ) -> Result<(), ProtocolError> {
     // Actions applied since the start of the game (for time planning).
     let mut played = 0usize;
@@ -60,11 +78,12 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
     loop {
         if !state.is_terminal() && state.to_move() == me {
             let start = std::time::Instant::now();
-            // Our own moves left, assuming the game runs its full length.
-            let own_left = ((G::MAX_GAME_LENGTH.saturating_sub(played) + 1) / 2).max(1) as u32;
+            // Our own moves left in the planned game, plus the reserve.
+            let own_left = ((play.planned_length.saturating_sub(played) + 1) / 2) as u32 + play.reserve_moves;
+            let own_left = own_left.max(1);
             let action = agent.choose(&state, Some(time.deadline(start, own_left)));
             // Claim once, on the first move after which the win is proven.
-            let claim = claims == Claims::WhenProven && !claimed && agent.proved_win();
+            let claim = play.claims == Claims::WhenProven && !claimed && agent.proved_win();
             claimed |= claim;
             writeln!(output, "{}{}", G::format_action(action), if claim { "!" } else { "" })
                 .and_then(|_| output.flush())

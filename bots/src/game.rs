@@ -100,12 +100,6 @@ impl std::ops::Deref for ActionList {
     }
 }
 
-impl fmt::Debug for ActionList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
-    }
-}
-
 /// Why a piece of action text was not understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseActionError {

@@ -17,6 +17,8 @@ pub mod nn_write;
 pub mod protocol;
 pub mod qttt;
 pub mod rng;
+pub mod rollout;
+pub mod solver;
 pub mod time;
 pub mod tools;
 pub mod zuniq;

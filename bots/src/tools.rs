@@ -6,6 +6,7 @@ use crate::agent::Agent;
 use crate::game::{Action, ActionList, Game, NUM_PLAYERS};
 use crate::mcts::{Evaluator, Values};
 use crate::rng::Rng;
+pub use crate::rollout::random_playout;
 use std::time::Instant;
 
 /// Uniformly random legal actions.
@@ -73,17 +74,6 @@ pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
             perft(&next, depth - 1)
         })
         .sum()
-}
-
-/// Plays uniformly random legal actions until the game ends; returns the final state.
-pub fn random_playout<G: Game>(mut state: G, rng: &mut Rng) -> G {
-    let mut list = ActionList::new();
-    while !state.is_terminal() {
-        state.legal_actions(&mut list);
-        let a = list[rng.below(list.len())];
-        state.apply(a);
-    }
-    state
 }
 
 /// Applies a sequence of action texts from `state`, checking each for legality.

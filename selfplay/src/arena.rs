@@ -7,7 +7,6 @@ use bots::agent::{Agent, SearchAgent};
 use bots::tools::{RandomAgent, RolloutEvaluator};
 use bots::bot::{net_search_config, Contest};
 use bots::mcts::{MctsConfig, Selection};
-use bots::net_eval::NetEvaluator;
 use bots::nn::Mlp;
 use bots::rng::Rng;
 use std::sync::Arc;
@@ -43,7 +42,7 @@ impl PlayerSpec {
                 if let (Some(c), Selection::Puct { c: game_c, .. }) = (c_puct, &mut config.selection) {
                     *game_c = *c;
                 }
-                Box::new(SearchAgent::new(start, config, NetEvaluator::new(Arc::clone(net)), playouts))
+                G::bot_agent(Arc::clone(net), config, playouts)
             }
         }
     }

@@ -2,10 +2,10 @@
 //! we are Red, else Red's first move; moves `A3=6`; `Quit` ends the game (Blue's last move may
 //! or may not be relayed to Red first). 5 seconds of thinking per player per game.
 
-use super::{parse_field, BlackHole, BROWN_STONES};
+use super::{parse_field, BlackHole, BROWN_STONES, TURNS};
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
-use crate::codecup::{codecup_start_or_reply, Claims};
+use crate::codecup::{codecup_start_or_reply, Codecup};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
@@ -38,7 +38,7 @@ impl Contest for BlackHole {
             }
             brown.push(field);
         }
-        codecup_start_or_reply(&mut reader, output, agent, time, log, BlackHole::with_brown(&brown), Claims::Never)
+        codecup_start_or_reply(&mut reader, output, agent, time, log, BlackHole::with_brown(&brown), Codecup::fixed_length(TURNS))
     }
 }
 

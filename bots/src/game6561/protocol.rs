@@ -2,10 +2,10 @@
 //! as `rk` (row, column, 11 top left), slides as `U`, `D`, `L`, `R`, until `Quit`.
 //! 60 seconds of thinking per player per game.
 
-use super::Game6561;
+use super::{Game6561, MAX_MOVES};
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
-use crate::codecup::{codecup_alternate, Claims};
+use crate::codecup::{codecup_alternate, Codecup};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
@@ -33,7 +33,7 @@ impl Contest for Game6561 {
             "B" => 1,
             other => return Err(reader.error(format!("expected A or B, got {other:?}"))),
         };
-        codecup_alternate(&mut reader, output, agent, time, log, Game6561::new(), me, Claims::Never)
+        codecup_alternate(&mut reader, output, agent, time, log, Game6561::new(), me, Codecup::fixed_length(MAX_MOVES))
     }
 }
 

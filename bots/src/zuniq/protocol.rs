@@ -4,14 +4,33 @@
 //! 30 seconds of thinking per player per game.
 
 use super::Zuniq;
-use crate::agent::Agent;
+use crate::agent::{Agent, SearchAgent};
 use crate::bot::{Contest, Platform};
-use crate::codecup::{codecup_start_or_reply, Claims};
+use crate::codecup::{codecup_start_or_reply, Claims, Codecup};
+use crate::mcts::MctsConfig;
+use crate::net_eval::NetEvaluator;
+use crate::nn::Mlp;
 use crate::protocol::{LineReader, ProtocolError};
+use crate::rollout::MixedEvaluator;
+use crate::solver::EndgameAgent;
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
 pub const GAME_SECONDS: u64 = 30;
+/// The clock is planned over a 40-action game (judged games average 39.6 actions; at most 60
+/// segments can be drawn), with 3 own moves in reserve for longer ones.
+pub const PLAY: Codecup = Codecup { claims: Claims::WhenProven, planned_length: 40, reserve_moves: 3 };
+/// The endgame solver takes over from this many legal segments (it proves positions with 25
+/// legal segments in 0.03-0.1 s, 28 in under a second: BENCHMARKS.md) ...
+pub const SOLVER_LEGAL_MOVES: usize = 30;
+/// ... with at most this share of the move's time, the search keeping the rest.
+pub const SOLVER_TIME_SHARE: f64 = 0.9;
+/// Solver nodes per move when the move has a playout budget instead of a deadline (arena).
+pub const SOLVER_NODES: u64 = 200_000;
+/// Weight of one random playout in the value of a searched position, the rest being the net's:
+/// the net alone judges Zuniq positions no better than random playouts do (BENCHMARKS.md).
+pub const ROLLOUT_WEIGHT: f32 = 0.5;
 
 impl Contest for Zuniq {
     const PLATFORM: Platform = Platform::CodeCup;
@@ -27,7 +46,13 @@ impl Contest for Zuniq {
         time: &mut TimeManager,
         log: &mut dyn Write,
     ) -> Result<(), ProtocolError> {
-        codecup_start_or_reply(&mut LineReader::new(input), output, agent, time, log, Zuniq::new(), Claims::WhenProven)
+        codecup_start_or_reply(&mut LineReader::new(input), output, agent, time, log, Zuniq::new(), PLAY)
+    }
+
+    fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
+        let evaluator = MixedEvaluator::new(NetEvaluator::new(net), 0, ROLLOUT_WEIGHT);
+        let search = Box::new(SearchAgent::new(Zuniq::new(), config, evaluator, playouts));
+        Box::new(EndgameAgent::new(search, SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES))
     }
 }
 
@@ -55,7 +80,7 @@ mod tests {
     #[test]
     fn claims_only_a_proven_win() {
         use crate::agent::SearchAgent;
-        use crate::codecup::{codecup_alternate, Claims};
+        use crate::codecup::codecup_alternate;
         use crate::mcts::MctsConfig;
         use crate::tools::RolloutEvaluator;
         let game = "D1h E1h B2h D2v F4h A5v C1h B1h A5h A2h A4v C4v F1h B3h E3h C6v D3v B1v F3h D4h C3h A1v E5h A3h A6v B3v F2h E2h C2v D5h D1v B6v B4h E5v E1v A2v E4v D6v";
@@ -69,7 +94,7 @@ mod tests {
             let mut time = TimeManager::new(Zuniq::clock(1.0), Safety::new(0.1, 10));
             let mut out = Vec::new();
             let mut reader = LineReader::new("Quit\n".as_bytes());
-            codecup_alternate(&mut reader, &mut out, &mut agent, &mut time, &mut std::io::sink(), state, 0, Claims::WhenProven).unwrap();
+            codecup_alternate(&mut reader, &mut out, &mut agent, &mut time, &mut std::io::sink(), state, 0, PLAY).unwrap();
             String::from_utf8(out).unwrap()
         };
         let out = answer(state);

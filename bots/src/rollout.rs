@@ -1,0 +1,44 @@
+//! Random playouts as a value: the UCT baseline's whole evaluation, and a correction mixed into
+//! a net's value where the net is still weak (Zuniq). Bundled only into bots that use it.
+
+use crate::encode::Encode;
+use crate::game::{Action, ActionList, Game};
+use crate::mcts::{Evaluator, Values};
+use crate::net_eval::NetEvaluator;
+use crate::rng::Rng;
+
+/// Plays uniformly random legal actions until the game ends; returns the final state.
+pub fn random_playout<G: Game>(mut state: G, rng: &mut Rng) -> G {
+    let mut list = ActionList::new();
+    while !state.is_terminal() {
+        state.legal_actions(&mut list);
+        let a = list[rng.below(list.len())];
+        state.apply(a);
+    }
+    state
+}
+
+/// A net's priors with a value mixed from the net and one random playout:
+/// `(1 - rollout_weight) * net + rollout_weight * playout`. For games whose value net is still
+/// weak but whose random playouts are informative and cheap (Zuniq: the last mover wins).
+pub struct MixedEvaluator {
+    net: NetEvaluator,
+    rng: Rng,
+    rollout_weight: f32,
+}
+
+impl MixedEvaluator {
+    pub fn new(net: NetEvaluator, seed: u64, rollout_weight: f32) -> Self {
+        MixedEvaluator { net, rng: Rng::new(seed), rollout_weight }
+    }
+}
+
+impl<G: Encode> Evaluator<G> for MixedEvaluator {
+    fn evaluate(&mut self, state: &G, legal: &[Action], priors: &mut [f32]) -> Values {
+        let net = self.net.evaluate(state, legal, priors);
+        let playout = random_playout(state.clone(), &mut self.rng).utilities();
+        let w = self.rollout_weight;
+        [0, 1].map(|p| (1.0 - w) * net[p] + w * playout[p])
+    }
+}
+
