@@ -11,20 +11,22 @@ use std::process::{Command, Stdio};
 /// Judged games here run at this fraction of the contest clock, to keep the suite short; the
 /// exported bot is built with the same scale so it budgets for the clock the judge enforces.
 const TIME_SCALE: &str = "0.2";
+/// 6561's clock is 60 s a player for 1000 moves: a twentieth keeps two games near 6 s.
+const TIME_SCALE_6561: &str = "0.05";
 
 fn checkpoint(game: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints").join(game).join("net.czw")
 }
 
-/// Exports `game`'s shipped net, compiles it, judges two games and feeds it garbage; returns the
-/// judge's report.
-fn export_compile_and_judge(game: &str, garbage_error: &str) -> String {
+/// Exports `game`'s shipped net, compiles it, judges two games against `partner` at
+/// `time_scale` and feeds it garbage; returns the judge's report and the game records (JSON lines).
+fn export_compile_and_judge(game: &str, partner: &str, time_scale: &str, garbage_error: &str) -> (String, String) {
     let dir = std::env::temp_dir().join(format!("cupzero-codecup-{game}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let source = dir.join("bot.rs");
     let out = run(
-        &["export", game, "--checkpoint", checkpoint(game).to_str().unwrap(), "--platform", "codecup", "--time-scale", TIME_SCALE, "-o", source.to_str().unwrap()],
+        &["export", game, "--checkpoint", checkpoint(game).to_str().unwrap(), "--platform", "codecup", "--time-scale", time_scale, "-o", source.to_str().unwrap()],
         "",
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -40,7 +42,7 @@ fn export_compile_and_judge(game: &str, garbage_error: &str) -> String {
     let records = dir.join("games.jsonl");
     let out = run(
         &[
-            "judge", game, "--p0", binary.to_str().unwrap(), "--p1", "uct", "--games", "2", "--parallel", "1", "--time-scale", TIME_SCALE, "--records",
+            "judge", game, "--p0", binary.to_str().unwrap(), "--p1", partner, "--games", "2", "--parallel", "1", "--time-scale", time_scale, "--records",
             records.to_str().unwrap(),
         ],
         "",
@@ -53,8 +55,9 @@ fn export_compile_and_judge(game: &str, garbage_error: &str) -> String {
     use std::io::Write;
     child.stdin.take().unwrap().write_all(b"garbage\n").unwrap();
     assert_clean_error(&child.wait_with_output().unwrap(), garbage_error);
+    let records = std::fs::read_to_string(&records).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    report
+    (report, records)
 }
 
 /// Mean points of player A from the judge's report.
@@ -65,7 +68,7 @@ fn mean_points_of_a(report: &str) -> f64 {
 
 #[test]
 fn blackhole_export_plays_legally_on_time() {
-    let report = export_compile_and_judge("blackhole", "expected a field A1..H1");
+    let (report, _) = export_compile_and_judge("blackhole", "uct", TIME_SCALE, "expected a field A1..H1");
     // Points are 75 plus the margin, so any finished game scores between 0 and 150.
     assert!((0.0..=150.0).contains(&mean_points_of_a(&report)), "{report}");
 }
@@ -86,23 +89,61 @@ fn arena_against_uct(game: &str, games: usize, playouts: u32) -> (f64, f64, f64)
 
 #[test]
 fn qttt_export_plays_legally_on_time() {
-    let report = export_compile_and_judge("qttt", "does not fit here");
+    let (report, _) = export_compile_and_judge("qttt", "uct", TIME_SCALE, "does not fit here");
     // 20 for a lone four-line plus at most a full board's bonus.
     assert!((0.0..=60.0).contains(&mean_points_of_a(&report)), "{report}");
+}
+
+#[test]
+fn zuniq_export_plays_legally_on_time_and_never_claims_a_loss() {
+    let (report, records) = export_compile_and_judge("zuniq", "uct", TIME_SCALE, "expected Start or a move");
+    // A (our bot) scores 100 or 50 plus a claim bonus of at most 10; a failed claim scores 0.
+    for game in records.lines() {
+        let points: f64 = game.split("\"points\":[").nth(1).and_then(|r| r.split(',').next()).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{game}"));
+        assert!(points == 50.0 || (100.0..=110.0).contains(&points), "A scored {points}: {game}");
+    }
+    assert!(report.contains("games: 2"), "{report}");
+}
+
+#[test]
+fn g6561_export_plays_legally_on_time() {
+    // A random partner keeps the two 1000-move games within their scaled clock.
+    let (report, _) = export_compile_and_judge("6561", "random", TIME_SCALE_6561, "expected A or B");
+    assert!(report.contains("shared score (cooperative)"), "{report}");
 }
 
 /// Trained nets beat the UCT bot at equal playouts per move, in-process and deterministic for
 /// a seed (thresholds under what the shipped nets reach; BENCHMARKS.md has the timed matches).
 #[test]
 fn shipped_blackhole_net_outscores_uct() {
-    // The shipped net: 39-0-1, 83.2 points against 66.8 (deterministic for this seed).
+    // The shipped net (c_puct 0.5): 38-1-1, 84.5 points against 65.5 (deterministic for this seed).
     let (score, a, b) = arena_against_uct("blackhole", 40, 400);
     assert!(score >= 0.8 && a - b >= 10.0, "score {score}, points {a} vs {b}");
 }
 
 #[test]
 fn shipped_qttt_net_outscores_uct() {
-    // The shipped net: 37-0-3, 19.1 points against 7.0 (deterministic for this seed).
+    // The shipped net (c_puct 0.5): 35-0-5, 18.55 points against 7.60 (deterministic for this seed).
     let (score, a, b) = arena_against_uct("qttt", 40, 400);
     assert!(score >= 0.75 && a >= 1.5 * b, "score {score}, points {a} vs {b}");
+}
+
+#[test]
+fn shipped_zuniq_bot_beats_uct() {
+    // The shipped net with its endgame solver and playouts mixed into its values (the exported
+    // bot's agent): 19-0-1, 97.5 points against 52.5 (deterministic for this seed; the net alone
+    // scores about half against UCT at equal playouts).
+    let (score, a, b) = arena_against_uct("zuniq", 20, 300);
+    assert!(score >= 0.8 && a > b, "score {score}, points {a} vs {b}");
+}
+
+#[test]
+fn shipped_6561_net_scores_more_than_random_play() {
+    // The shared score of the shipped net partnered with itself against random play partnered
+    // with itself, 4 games each, the net at 128 playouts a move: 92.0 against 35.0.
+    let net = run(&["arena", "6561", "--a", checkpoint("6561").to_str().unwrap(), "--b", checkpoint("6561").to_str().unwrap(), "--games", "4", "--playouts", "128", "--seed", "7"], "");
+    let random = run(&["arena", "6561", "--a", "random", "--b", "random", "--games", "4", "--seed", "7"], "");
+    let shared = |out: &std::process::Output| mean_points_of_a(&String::from_utf8_lossy(&out.stdout));
+    let (net, random) = (shared(&net), shared(&random));
+    assert!(net >= 2.0 * random, "net {net}, random {random}");
 }
