@@ -116,3 +116,45 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
         played += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Action, ActionList};
+    use crate::time::{Clock, Safety};
+    use crate::zuniq::Zuniq;
+    use std::time::{Duration, Instant};
+
+    /// Plays the first legal action and remembers how long it was given.
+    #[derive(Default)]
+    struct Timed(Vec<Duration>);
+
+    impl Agent<Zuniq> for Timed {
+        fn choose(&mut self, state: &Zuniq, deadline: Option<Instant>) -> Action {
+            self.0.push(deadline.expect("a clocked move").saturating_duration_since(Instant::now()));
+            let mut legal = ActionList::new();
+            state.legal_actions(&mut legal);
+            legal[0]
+        }
+    }
+
+    /// The time given to White's first move of a 30 s game under `play`.
+    fn first_move_budget(play: Codecup) -> Duration {
+        let mut agent = Timed::default();
+        let mut time = TimeManager::new(Clock::per_game(30, 1.0), Safety::new(0.1, 15));
+        let mut out = Vec::new();
+        codecup_start_or_reply(&mut LineReader::new("Start\nQuit\n".as_bytes()), &mut out, &mut agent, &mut time, &mut std::io::sink(), Zuniq::new(), play)
+            .unwrap();
+        assert_eq!(agent.0.len(), 1);
+        agent.0[0]
+    }
+
+    #[test]
+    fn the_clock_is_split_over_the_planned_length_plus_the_reserve() {
+        // 27 s usable (10% kept, minus 15 ms) over 30 own moves, or over 20 + 3.
+        let full_length = first_move_budget(Codecup::fixed_length(60)).as_secs_f64();
+        let planned = first_move_budget(Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 }).as_secs_f64();
+        assert!((full_length - 26.985 / 30.0).abs() < 0.01, "{full_length}");
+        assert!((planned - 26.985 / 23.0).abs() < 0.01, "{planned}");
+    }
+}
