@@ -34,7 +34,6 @@ pub struct Solver {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
-    out_of_budget: bool,
 }
 
 impl Default for Solver {
@@ -45,7 +44,7 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Self {
-        Solver { table: vec![Entry::default(); TABLE_SIZE], nodes: 0, node_limit: u64::MAX, deadline: None, out_of_budget: false }
+        Solver { table: vec![Entry::default(); TABLE_SIZE], nodes: 0, node_limit: u64::MAX, deadline: None }
     }
 
     /// Nodes visited by the last [`Solver::solve`].
@@ -59,18 +58,24 @@ impl Solver {
         self.nodes = 0;
         self.node_limit = node_limit;
         self.deadline = deadline;
-        self.out_of_budget = false;
+        Some(self.winning_action(state)?.map_or(Outcome::Loss, Outcome::Win))
+    }
+
+    /// The first action with which the player to move at `state` (not terminal) wins, `None`
+    /// inside when there is none; `None` outside when out of budget (which unwinds the whole
+    /// search at once, so nothing is expanded after the budget runs out).
+    fn winning_action<G: Game>(&mut self, state: &G) -> Option<Option<Action>> {
+        let me = state.to_move();
         let mut legal = ActionList::new();
         state.legal_actions(&mut legal);
-        let me = state.to_move();
         for &action in legal.as_slice() {
             let mut child = state.clone();
             child.apply(action);
             if self.wins_for(&child, me)? {
-                return Some(Outcome::Win(action));
+                return Some(Some(action));
             }
         }
-        Some(Outcome::Loss)
+        Some(None)
     }
 
     /// Whether `player` can force a positive utility from `state`; `None` when out of budget.
@@ -91,26 +96,10 @@ impl Solver {
             return Some(entry.mover_wins);
         }
         self.nodes += 1;
-        if self.nodes > self.node_limit || self.out_of_budget {
-            self.out_of_budget = true;
+        if self.nodes > self.node_limit || (self.nodes % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)) {
             return None;
         }
-        if self.nodes % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.out_of_budget = true;
-            return None;
-        }
-        let me = state.to_move();
-        let mut legal = ActionList::new();
-        state.legal_actions(&mut legal);
-        let mut result = false;
-        for &action in legal.as_slice() {
-            let mut child = state.clone();
-            child.apply(action);
-            if self.wins_for(&child, me)? {
-                result = true;
-                break;
-            }
-        }
+        let result = self.winning_action(state)?.is_some();
         self.table[slot] = Entry { key, mover_wins: result };
         Some(result)
     }
@@ -263,12 +252,11 @@ mod tests {
         }
     }
 
-    /// Always answers the first legal action; counts its decisions.
-    struct FirstLegal(usize);
+    /// Always answers the first legal action.
+    struct FirstLegal;
 
     impl Agent<Take> for FirstLegal {
         fn choose(&mut self, state: &Take, _deadline: Option<Instant>) -> Action {
-            self.0 += 1;
             let mut legal = ActionList::new();
             state.legal_actions(&mut legal);
             legal[0]
@@ -277,7 +265,7 @@ mod tests {
 
     #[test]
     fn endgame_agent_plays_proven_wins_and_leaves_the_rest_to_the_search() {
-        let mut agent = EndgameAgent::new(Box::new(FirstLegal(0)), 3, 0.5, 1_000);
+        let mut agent = EndgameAgent::new(Box::new(FirstLegal), 3, 0.5, 1_000);
         // Pile 7: taking 3 leaves 4, a proven win, played without asking the search.
         assert_eq!(agent.choose(&Take { pile: 7, mover: 0 }, None), 2);
         assert!(agent.proved_win());
@@ -290,7 +278,7 @@ mod tests {
     #[test]
     fn endgame_agent_waits_for_a_smaller_position_after_an_unfinished_solve() {
         // 50 nodes per solve: a pile of 40 is too big, a pile of 6 or 2 is not.
-        let mut agent = EndgameAgent::new(Box::new(FirstLegal(0)), 3, 0.5, 50);
+        let mut agent = EndgameAgent::new(Box::new(FirstLegal), 3, 0.5, 50);
         agent.choose(&Take { pile: 40, mover: 0 }, None);
         assert!(!agent.proved_win(), "the solve of 40 did not finish");
         // Pile 6 also has 3 legal actions, so the solver is not tried: the search's first
