@@ -23,6 +23,11 @@ pub trait Agent<G: Game> {
     fn proved_win(&self) -> bool {
         false
     }
+    /// How many even shares of a whole-game clock the move at `state` deserves: below 1
+    /// saves time for the moves that decide the game, above 1 spends it there.
+    fn pace(&self, _state: &G) -> f64 {
+        1.0
+    }
 }
 
 /// MCTS with any evaluator, reusing its tree between moves.
@@ -115,20 +120,3 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
     }
 }
 
-impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
-    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
-        (**self).choose(state, deadline)
-    }
-    fn observe(&mut self, action: Action) {
-        (**self).observe(action)
-    }
-    fn last_report(&self) -> String {
-        (**self).last_report()
-    }
-    fn last_playouts(&self) -> Option<u64> {
-        (**self).last_playouts()
-    }
-    fn proved_win(&self) -> bool {
-        (**self).proved_win()
-    }
-}

@@ -15,7 +15,7 @@ pub enum Claims {
 }
 
 /// How one game uses the CodeCup pattern.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Codecup {
     pub claims: Claims,
     /// Actions of both players the clock is split over: the game's length when it is fixed,
@@ -80,8 +80,10 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
             let start = std::time::Instant::now();
             // Our own moves left in the planned game, plus the reserve.
             let own_left = ((play.planned_length.saturating_sub(played) + 1) / 2) as u32 + play.reserve_moves;
-            let own_left = own_left.max(1);
-            let action = agent.choose(&state, Some(time.deadline(start, own_left)));
+            // The agent's pace for this move: weight `w` takes `w` shares of `own_left - 1 + w`.
+            let weight = agent.pace(&state);
+            let shares = (own_left.max(1) as f64 - 1.0 + weight) / weight;
+            let action = agent.choose(&state, Some(time.deadline(start, shares)));
             // Claim once, on the first move after which the win is proven.
             let claim = play.claims == Claims::WhenProven && !claimed && agent.proved_win();
             claimed |= claim;
@@ -156,5 +158,30 @@ mod tests {
         let planned = first_move_budget(Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 }).as_secs_f64();
         assert!((full_length - 26.985 / 30.0).abs() < 0.01, "{full_length}");
         assert!((planned - 26.985 / 23.0).abs() < 0.01, "{planned}");
+    }
+
+    /// An agent that asks for `pace` shares of the clock.
+    struct Paced(f64, Timed);
+
+    impl Agent<Zuniq> for Paced {
+        fn choose(&mut self, state: &Zuniq, deadline: Option<Instant>) -> Action {
+            self.1.choose(state, deadline)
+        }
+        fn pace(&self, _state: &Zuniq) -> f64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn the_agent_paces_its_moves() {
+        let play = Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 };
+        for (pace, shares) in [(0.5, 22.5 / 0.5), (3.0, 25.0 / 3.0)] {
+            let mut agent = Paced(pace, Timed::default());
+            let mut time = TimeManager::new(Clock::per_game(30, 1.0), Safety::new(0.1, 15));
+            let input = LineReader::new("Start\nQuit\n".as_bytes());
+            codecup_start_or_reply(&mut { input }, &mut Vec::new(), &mut agent, &mut time, &mut std::io::sink(), Zuniq::new(), play).unwrap();
+            let budget = agent.1 .0[0].as_secs_f64();
+            assert!((budget - 26.985 / shares).abs() < 0.01, "pace {pace}: {budget}");
+        }
     }
 }

@@ -4,20 +4,30 @@
 //! "is there a winning move" with cut-offs and shared transpositions, so it proves wins many
 //! moves earlier; the search bot hands positions to it once few enough actions are left.
 
-use crate::agent::Agent;
-use crate::game::{Action, ActionList, Game};
+use crate::agent::{Agent, SearchAgent};
+use crate::game::{Action, ActionList, Game, ACTION_LIST_CAPACITY};
+use crate::mcts::Evaluator;
 use std::time::Instant;
 
-/// Entries of the transposition table (a power of two; 16 bytes each).
-const TABLE_SIZE: usize = 1 << 20;
+/// Entries of the transposition table (a power of two; 8 bytes each: 16 MB).
+const TABLE_SIZE: usize = 1 << 21;
 /// The clock is read once per this many nodes.
 const CLOCK_EVERY: u64 = 1024;
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    /// State hash; 0 marks an empty slot (a real hash of 0 is merely never cached).
-    key: u64,
-    mover_wins: bool,
+/// A table entry: the position's hash with its lowest bit replaced by "the mover wins"; 0 is
+/// an empty slot. The slot index comes from the hash's low bits, so dropping bit 0 from the
+/// comparison loses nothing the index does not already pin down.
+fn entry(key: u64, mover_wins: bool) -> u64 {
+    key & !1 | mover_wins as u64
+}
+
+/// What a root search found, finished or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootSolve {
+    /// `None` when the budget ran out first.
+    pub outcome: Option<Outcome>,
+    /// Root actions proven to lose (all of them for [`Outcome::Loss`]).
+    pub lost: Vec<Action>,
 }
 
 /// What a finished search found about the position it was given.
@@ -30,7 +40,7 @@ pub enum Outcome {
 }
 
 pub struct Solver {
-    table: Vec<Entry>,
+    table: Vec<u64>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -44,7 +54,7 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Self {
-        Solver { table: vec![Entry::default(); TABLE_SIZE], nodes: 0, node_limit: u64::MAX, deadline: None }
+        Solver { table: vec![0; TABLE_SIZE], nodes: 0, node_limit: u64::MAX, deadline: None }
     }
 
     /// Nodes visited by the last [`Solver::solve`].
@@ -55,27 +65,76 @@ impl Solver {
     /// Solves `state` (not terminal) within `node_limit` nodes and before `deadline`; `None`
     /// when the budget ran out first. Results stay cached for later calls.
     pub fn solve<G: Game>(&mut self, state: &G, node_limit: u64, deadline: Option<Instant>) -> Option<Outcome> {
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        self.solve_ordered(state, legal.as_slice(), node_limit, deadline).outcome
+    }
+
+    /// [`Solver::solve`] trying the root's actions (all of the legal ones) in the given order,
+    /// and reporting the ones it proved lost even when the budget runs out.
+    pub fn solve_ordered<G: Game>(&mut self, state: &G, order: &[Action], node_limit: u64, deadline: Option<Instant>) -> RootSolve {
         self.nodes = 0;
         self.node_limit = node_limit;
         self.deadline = deadline;
-        Some(self.winning_action(state)?.map_or(Outcome::Loss, Outcome::Win))
+        let mut lost = Vec::new();
+        let outcome = self.first_win(state, order, Some(&mut lost)).map(|win| win.map_or(Outcome::Loss, Outcome::Win));
+        RootSolve { outcome, lost }
+    }
+
+    /// Whether `player` wins after `action` from `state`, if known without searching: the
+    /// game ends, or the position is in the table.
+    fn known<G: Game>(&self, state: &G, action: Action, player: usize) -> Option<bool> {
+        let mut child = state.clone();
+        child.apply(action);
+        if child.is_terminal() {
+            return Some(child.utilities()[player] > 0.0);
+        }
+        self.lookup(child.hash()).map(|mover_wins| mover_wins == (child.to_move() == player))
     }
 
     /// The first action with which the player to move at `state` (not terminal) wins, `None`
     /// inside when there is none; `None` outside when out of budget (which unwinds the whole
     /// search at once, so nothing is expanded after the budget runs out).
     fn winning_action<G: Game>(&mut self, state: &G) -> Option<Option<Action>> {
-        let me = state.to_move();
         let mut legal = ActionList::new();
         state.legal_actions(&mut legal);
-        for &action in legal.as_slice() {
+        self.first_win(state, legal.as_slice(), None)
+    }
+
+    /// [`Solver::winning_action`] over `actions` in that order, adding those proven lost to
+    /// `lost` if given. Two passes: the first looks every child up, so a game-ending move or a
+    /// child already known lost for its mover wins at once, before any deep search (enhanced
+    /// transposition cutoffs: about 10% fewer nodes on Zuniq endgames); the second searches
+    /// the rest. (Trying first the actions that won elsewhere, a history order, cost nodes.)
+    fn first_win<G: Game>(&mut self, state: &G, actions: &[Action], mut lost: Option<&mut Vec<Action>>) -> Option<Option<Action>> {
+        let me = state.to_move();
+        let mut unknown = [0 as Action; ACTION_LIST_CAPACITY];
+        let mut count = 0;
+        for &action in actions {
+            match self.known(state, action, me) {
+                Some(true) => return Some(Some(action)),
+                Some(false) => lost.iter_mut().for_each(|l| l.push(action)),
+                None => {
+                    unknown[count] = action;
+                    count += 1;
+                }
+            }
+        }
+        for &action in &unknown[..count] {
             let mut child = state.clone();
             child.apply(action);
             if self.wins_for(&child, me)? {
                 return Some(Some(action));
             }
+            lost.iter_mut().for_each(|l| l.push(action));
         }
         Some(None)
+    }
+
+    /// The cached result for a position: whether its mover wins.
+    fn lookup(&self, key: u64) -> Option<bool> {
+        let stored = self.table[(key as usize) & (TABLE_SIZE - 1)];
+        (stored != 0 && stored & !1 == key & !1).then_some(stored & 1 == 1)
     }
 
     /// Whether `player` can force a positive utility from `state`; `None` when out of budget.
@@ -91,86 +150,110 @@ impl Solver {
     fn mover_wins<G: Game>(&mut self, state: &G) -> Option<bool> {
         let key = state.hash();
         let slot = (key as usize) & (TABLE_SIZE - 1);
-        let entry = self.table[slot];
-        if entry.key == key && key != 0 {
-            return Some(entry.mover_wins);
+        if let Some(mover_wins) = self.lookup(key) {
+            return Some(mover_wins);
         }
         self.nodes += 1;
         if self.nodes > self.node_limit || (self.nodes % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)) {
             return None;
         }
         let result = self.winning_action(state)?.is_some();
-        self.table[slot] = Entry { key, mover_wins: result };
+        self.table[slot] = entry(key, result);
         Some(result)
     }
 }
 
-/// A search agent with an exact endgame in front: once at most `max_legal` actions are legal,
-/// the solver gets `share` of the move's time first. A proven win is played at once (and
-/// reported by [`Agent::proved_win`], so the protocol can claim it); a proven loss or an
-/// unfinished solve leaves the move to the search, which then has the rest of the time. After
-/// an unfinished solve the solver waits until fewer actions are legal, so a slow clock does
-/// not keep losing half of every move to it.
-pub struct EndgameAgent<G: Game> {
-    search: Box<dyn Agent<G>>,
+/// A search agent with an exact endgame: once at most `max_legal` actions are legal, the
+/// search gets the first `1 - share` of the move's time, then the solver tries the actions in
+/// the search's order (most visited first). A proven win is played (and reported by
+/// [`Agent::proved_win`], so the protocol can claim it); after a proven loss the search's move
+/// stands; after an unfinished solve the search's best action not proven lost is played (on
+/// judged Zuniq games, won positions were often lost a move before the solver could prove
+/// them: the solver's partial answer still rules out proven losses).
+pub struct EndgameAgent<G: Game, E: Evaluator<G>> {
+    search: SearchAgent<G, E>,
     solver: Solver,
     max_legal: usize,
     share: f64,
+    pace: EndgamePace,
     /// Node budget of a solve when the move has no deadline (arena games by playouts).
     node_limit: u64,
     solved: Option<Outcome>,
-    /// Legal actions of the last unfinished solve (the next try needs fewer).
-    unfinished_at: usize,
+    /// Root actions ruled out by the last unfinished solve.
+    ruled_out: usize,
 }
 
-impl<G: Game> EndgameAgent<G> {
-    pub fn new(search: Box<dyn Agent<G>>, max_legal: usize, share: f64, node_limit: u64) -> Self {
-        EndgameAgent { search, solver: Solver::new(), max_legal, share, node_limit, solved: None, unfinished_at: usize::MAX }
+/// How an [`EndgameAgent`] paces a whole-game clock ([`Agent::pace`]): moves with at most
+/// `decisive_legal` legal actions, where the solver reaches or is about to, weigh `decisive`
+/// even shares, earlier ones `opening`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EndgamePace {
+    pub decisive_legal: usize,
+    pub opening: f64,
+    pub decisive: f64,
+}
+
+impl<G: Game, E: Evaluator<G>> EndgameAgent<G, E> {
+    pub fn new(search: SearchAgent<G, E>, max_legal: usize, share: f64, node_limit: u64, pace: EndgamePace) -> Self {
+        EndgameAgent { search, solver: Solver::new(), max_legal, share, pace, node_limit, solved: None, ruled_out: 0 }
     }
 }
 
-impl<G: Game> Agent<G> for EndgameAgent<G> {
+impl<G: Game, E: Evaluator<G>> Agent<G> for EndgameAgent<G, E> {
     fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
         self.solved = None;
+        self.ruled_out = 0;
         let mut legal = ActionList::new();
         state.legal_actions(&mut legal);
-        if legal.len() <= self.max_legal && legal.len() < self.unfinished_at {
-            let now = Instant::now();
-            let (limit, solve_by) = match deadline {
-                Some(d) => (u64::MAX, Some(now + d.saturating_duration_since(now).mul_f64(self.share))),
-                None => (self.node_limit, None),
-            };
-            self.solved = self.solver.solve(state, limit, solve_by);
-            if self.solved.is_none() {
-                self.unfinished_at = legal.len();
-            }
-            if let Some(Outcome::Win(action)) = self.solved {
-                return action;
+        if legal.len() > self.max_legal {
+            return self.search.choose(state, deadline);
+        }
+        let now = Instant::now();
+        let (search_by, solve_by, node_limit) = match deadline {
+            Some(d) => (Some(now + d.saturating_duration_since(now).mul_f64(1.0 - self.share)), Some(d), u64::MAX),
+            None => (None, None, self.node_limit),
+        };
+        let searched = self.search.choose(state, search_by);
+        let mover = state.to_move();
+        let mut ranked = self.search.mcts().root_children();
+        ranked.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.q[mover].total_cmp(&a.q[mover])));
+        let mut order = vec![searched];
+        order.extend(ranked.iter().map(|c| c.action).chain(legal.as_slice().iter().copied()));
+        let mut seen = vec![false; G::NUM_ACTIONS];
+        order.retain(|&a| !std::mem::replace(&mut seen[a as usize], true));
+        let result = self.solver.solve_ordered(state, &order, node_limit, solve_by);
+        self.solved = result.outcome;
+        match result.outcome {
+            Some(Outcome::Win(action)) => action,
+            Some(Outcome::Loss) => searched,
+            None => {
+                self.ruled_out = result.lost.len();
+                order.into_iter().find(|a| !result.lost.contains(a)).unwrap_or(searched)
             }
         }
-        self.search.choose(state, deadline)
     }
     fn observe(&mut self, action: Action) {
         self.search.observe(action);
     }
     fn last_report(&self) -> String {
+        let nodes = self.solver.nodes();
         match self.solved {
-            Some(Outcome::Win(_)) => format!("solved: win ({} nodes)", self.solver.nodes()),
-            Some(Outcome::Loss) => format!("solved: loss ({} nodes); {}", self.solver.nodes(), self.search.last_report()),
+            Some(Outcome::Win(_)) => format!("solved: win ({nodes} nodes)"),
+            Some(Outcome::Loss) => format!("solved: loss ({nodes} nodes); {}", self.search.last_report()),
+            None if self.ruled_out > 0 => format!("unsolved, {} moves proven lost ({nodes} nodes); {}", self.ruled_out, self.search.last_report()),
             None => self.search.last_report(),
         }
     }
     fn last_playouts(&self) -> Option<u64> {
-        match self.solved {
-            Some(Outcome::Win(_)) => Some(0),
-            _ => self.search.last_playouts(),
-        }
+        self.search.last_playouts()
     }
     fn proved_win(&self) -> bool {
-        match self.solved {
-            Some(Outcome::Win(_)) => true,
-            _ => self.search.proved_win(),
-        }
+        matches!(self.solved, Some(Outcome::Win(_))) || self.search.proved_win()
+    }
+    fn pace(&self, state: &G) -> f64 {
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        if legal.len() <= self.pace.decisive_legal { self.pace.decisive } else { self.pace.opening }
     }
 }
 
@@ -178,7 +261,9 @@ impl<G: Game> Agent<G> for EndgameAgent<G> {
 mod tests {
     use super::*;
     use crate::game::{ParseActionError, Player, NUM_PLAYERS};
+    use crate::mcts::MctsConfig;
     use crate::rng::Rng;
+    use crate::tools::RolloutEvaluator;
 
     /// Subtraction game: take 1..=3 from a pile; whoever takes the last stone wins. The mover
     /// loses exactly when the pile is a multiple of 4.
@@ -252,42 +337,49 @@ mod tests {
         }
     }
 
-    /// Always answers the first legal action.
-    struct FirstLegal;
-
-    impl Agent<Take> for FirstLegal {
-        fn choose(&mut self, state: &Take, _deadline: Option<Instant>) -> Action {
-            let mut legal = ActionList::new();
-            state.legal_actions(&mut legal);
-            legal[0]
-        }
+    fn endgame_agent(node_limit: u64) -> EndgameAgent<Take, RolloutEvaluator> {
+        let search = SearchAgent::new(Take { pile: 21, mover: 0 }, MctsConfig::uct(), RolloutEvaluator::new(1), Some(30));
+        EndgameAgent::new(search, 3, 0.5, node_limit, EndgamePace { decisive_legal: 2, opening: 0.5, decisive: 3.0 })
     }
 
     #[test]
-    fn endgame_agent_plays_proven_wins_and_leaves_the_rest_to_the_search() {
-        let mut agent = EndgameAgent::new(Box::new(FirstLegal), 3, 0.5, 1_000);
-        // Pile 7: taking 3 leaves 4, a proven win, played without asking the search.
+    fn endgame_agent_paces_by_legal_actions() {
+        let agent = endgame_agent(1_000);
+        assert_eq!(agent.pace(&Take { pile: 7, mover: 0 }), 0.5, "three legal actions: opening");
+        assert_eq!(agent.pace(&Take { pile: 2, mover: 0 }), 3.0, "two: decisive");
+    }
+
+    #[test]
+    fn endgame_agent_plays_proven_wins_and_leaves_losses_to_the_search() {
+        let mut agent = endgame_agent(1_000);
+        // Pile 7: taking 3 leaves 4, a proven win.
         assert_eq!(agent.choose(&Take { pile: 7, mover: 0 }, None), 2);
         assert!(agent.proved_win());
-        // Pile 8 is lost: the search picks the move and no win is claimed.
-        assert_eq!(agent.choose(&Take { pile: 8, mover: 0 }, None), 0);
+        // Pile 8 is lost: the search's move stands and no win is claimed.
+        agent.choose(&Take { pile: 8, mover: 0 }, None);
         assert!(!agent.proved_win());
-        assert!(agent.last_report().starts_with("solved: loss"));
+        assert!(agent.last_report().starts_with("solved: loss"), "{}", agent.last_report());
     }
 
+    /// Out of budget, the solver still reports the root actions it proved lost, in order.
     #[test]
-    fn endgame_agent_waits_for_a_smaller_position_after_an_unfinished_solve() {
-        // 50 nodes per solve: a pile of 40 is too big, a pile of 6 or 2 is not.
-        let mut agent = EndgameAgent::new(Box::new(FirstLegal), 3, 0.5, 50);
-        agent.choose(&Take { pile: 40, mover: 0 }, None);
-        assert!(!agent.proved_win(), "the solve of 40 did not finish");
-        // Pile 6 also has 3 legal actions, so the solver is not tried: the search's first
-        // legal action (take 1) is played although taking 2 wins.
-        assert_eq!(agent.choose(&Take { pile: 6, mover: 0 }, None), 0);
-        assert!(!agent.proved_win());
-        // With 2 legal actions the solver is back and proves taking both stones.
-        assert_eq!(agent.choose(&Take { pile: 2, mover: 0 }, None), 1);
-        assert!(agent.proved_win());
+    fn an_unfinished_solve_reports_the_actions_proven_lost() {
+        // Pile 41: taking 1 wins (40 is a multiple of 4); tried last, after two losing moves.
+        let state = Take { pile: 41, mover: 0 };
+        let mut partial = None;
+        for limit in 1..200 {
+            let result = Solver::new().solve_ordered(&state, &[1, 2, 0], limit, None);
+            if result.outcome.is_none() && !result.lost.is_empty() {
+                partial = Some(result.lost);
+                break;
+            }
+            if result.outcome.is_some() {
+                assert_eq!(result.outcome, Some(Outcome::Win(0)));
+                assert_eq!(result.lost, vec![1, 2], "both were proven lost on the way");
+                break;
+            }
+        }
+        assert_eq!(partial, Some(vec![1]), "some budget proves the first action lost but not the rest");
     }
 
     #[test]

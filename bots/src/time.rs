@@ -49,19 +49,20 @@ impl TimeManager {
     }
 
     /// Time we may think on the coming move. `moves_left` estimates our own remaining moves
-    /// including this one (only per-game clocks use it).
-    pub fn budget(&self, moves_left: u32) -> Duration {
+    /// including this one (only per-game clocks use it); it may be fractional, to give this
+    /// move more or less than an even share (see `Agent::pace`).
+    pub fn budget(&self, moves_left: f64) -> Duration {
         let keep = |limit: Duration| {
             limit.mul_f64(1.0 - self.safety.fraction).saturating_sub(self.safety.fixed)
         };
         match self.clock {
             Clock::PerTurn { first, rest } => keep(if self.moves_made == 0 { first } else { rest }),
-            Clock::PerGame { total } => keep(total).saturating_sub(self.used) / moves_left.max(1),
+            Clock::PerGame { total } => keep(total).saturating_sub(self.used).div_f64(moves_left.max(1.0)),
         }
     }
 
     /// The deadline for a move whose input started arriving at `turn_start`.
-    pub fn deadline(&self, turn_start: Instant, moves_left: u32) -> Instant {
+    pub fn deadline(&self, turn_start: Instant, moves_left: f64) -> Instant {
         turn_start + self.budget(moves_left)
     }
 
@@ -84,20 +85,20 @@ mod tests {
     fn per_turn_budgets_keep_the_margin() {
         let clock = Clock::PerTurn { first: Duration::from_millis(1000), rest: Duration::from_millis(100) };
         let mut tm = TimeManager::new(clock, Safety::new(0.1, 15));
-        assert_eq!(tm.budget(30), Duration::from_millis(885));
+        assert_eq!(tm.budget(30.0), Duration::from_millis(885));
         tm.finish_move(Instant::now());
-        assert_eq!(tm.budget(30), Duration::from_millis(75));
+        assert_eq!(tm.budget(30.0), Duration::from_millis(75));
     }
 
     #[test]
     fn per_game_budget_spreads_what_is_left() {
         let clock = Clock::PerGame { total: Duration::from_secs(10) };
         let tm = TimeManager::new(clock, Safety::new(0.0, 0));
-        assert_eq!(tm.budget(10), Duration::from_secs(1));
+        assert_eq!(tm.budget(10.0), Duration::from_secs(1));
         let mut tm = tm;
         tm.used = Duration::from_secs(8);
-        assert_eq!(tm.budget(4), Duration::from_millis(500));
+        assert_eq!(tm.budget(4.0), Duration::from_millis(500));
         tm.used = Duration::from_secs(11);
-        assert_eq!(tm.budget(4), Duration::ZERO, "over budget: think as little as possible");
+        assert_eq!(tm.budget(4.0), Duration::ZERO, "over budget: think as little as possible");
     }
 }

@@ -156,7 +156,7 @@ pub fn run<R: BufRead, W: Write, A: Agent<Connect4> + ?Sized>(
                 let _ = writeln!(log, "turn {}: unexpected board, search restarted", state.turn());
             }
         }
-        let own_moves_left = ((Connect4::MAX_GAME_LENGTH - state.turn() + 1) / 2) as u32;
+        let own_moves_left = ((Connect4::MAX_GAME_LENGTH - state.turn() + 1) / 2) as f64;
         let deadline = time.deadline(start, own_moves_left);
         let action = agent.choose(&state, Some(deadline));
         writeln!(output, "{}", to_protocol(action))

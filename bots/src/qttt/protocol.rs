@@ -72,7 +72,7 @@ impl Contest for Qttt {
         loop {
             if !state.is_terminal() && state.to_move() == me {
                 let start = Instant::now();
-                let own_left = ((16 - state.moves().min(16)) / 2).max(1) as u32;
+                let own_left = ((16 - state.moves().min(16)) / 2).max(1) as f64;
                 let deadline = time.deadline(start, own_left);
                 let mut text = String::new();
                 // A pending collapse, then (if the game goes on) our move: one line, one clock.

@@ -12,7 +12,7 @@ use crate::net_eval::NetEvaluator;
 use crate::nn::Mlp;
 use crate::protocol::{LineReader, ProtocolError};
 use crate::rollout::MixedEvaluator;
-use crate::solver::EndgameAgent;
+use crate::solver::{EndgameAgent, EndgamePace};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -21,13 +21,21 @@ pub const GAME_SECONDS: u64 = 30;
 /// The clock is planned over a 40-action game (judged games average 39.6 actions; at most 60
 /// segments can be drawn), with 3 own moves in reserve for longer ones.
 pub const PLAY: Codecup = Codecup { claims: Claims::WhenProven, planned_length: 40, reserve_moves: 3 };
-/// The endgame solver takes over from this many legal segments (it proves positions with 25
-/// legal segments in 0.03-0.1 s, 28 in under a second: BENCHMARKS.md) ...
-pub const SOLVER_LEGAL_MOVES: usize = 30;
-/// ... with at most this share of the move's time, the search keeping the rest.
-pub const SOLVER_TIME_SHARE: f64 = 0.9;
+/// The endgame solver joins in from this many legal segments (from judged games, with a fresh
+/// table, it proves positions with 19-23 legal segments in under 0.06 s, 24-26 in 0.05-0.9 s,
+/// about half of those with 27-32 within 3 s: BENCHMARKS.md; an unfinished solve still rules
+/// out the moves it proved lost) ...
+pub const SOLVER_LEGAL_MOVES: usize = 32;
+/// ... with this share of the move's time, after the search has ranked the moves.
+pub const SOLVER_TIME_SHARE: f64 = 0.8;
 /// Solver nodes per move when the move has a playout budget instead of a deadline (arena).
 pub const SOLVER_NODES: u64 = 200_000;
+/// The bot's pace: moves with at most 30 legal segments, where won positions become provable
+/// (judged losses showed won positions at 23-30 legal segments that an even share of the clock
+/// was too short to prove), get three even shares of the clock; earlier moves half a share.
+/// From 36 legal segments the same weights won 76% of 200 judged games at 3 s, from 30 84.5%;
+/// five shares from 30, 83% (BENCHMARKS.md). The UCT baseline paces evenly.
+pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, decisive: 3.0 };
 /// Weight of one random playout in the value of a searched position, the rest being the net's:
 /// the net alone judges Zuniq positions no better than random playouts do (BENCHMARKS.md).
 pub const ROLLOUT_WEIGHT: f32 = 0.5;
@@ -51,8 +59,8 @@ impl Contest for Zuniq {
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         let evaluator = MixedEvaluator::new(NetEvaluator::new(net), 0, ROLLOUT_WEIGHT);
-        let search = Box::new(SearchAgent::new(Zuniq::new(), config, evaluator, playouts));
-        Box::new(EndgameAgent::new(search, SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES))
+        let search = SearchAgent::new(Zuniq::new(), config, evaluator, playouts);
+        Box::new(EndgameAgent::new(search, SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PACE))
     }
 }
 
