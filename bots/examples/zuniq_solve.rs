@@ -6,6 +6,7 @@
 
 use bots::game::{ActionList, Game};
 use bots::solver::Solver;
+use bots::tools::apply_texts;
 use bots::zuniq::Zuniq;
 use std::time::{Duration, Instant};
 
@@ -38,9 +39,8 @@ fn main() {
     for plies in [28usize, 26] {
         for game in GAMES {
             let mut state = Zuniq::new();
-            for m in game.split(' ').take(plies) {
-                state.apply(Zuniq::parse_action(m).expect("a valid move"));
-            }
+            let moves: Vec<&str> = game.split(' ').take(plies).collect();
+            apply_texts(&mut state, &moves).expect("a judged game");
             state.legal_actions(&mut list);
             let mut solver = Solver::new();
             let start = Instant::now();

@@ -127,60 +127,52 @@ mod tests {
     use crate::zuniq::Zuniq;
     use std::time::{Duration, Instant};
 
-    /// Plays the first legal action and remembers how long it was given.
-    #[derive(Default)]
-    struct Timed(Vec<Duration>);
+    /// Plays the first legal action and remembers how long it was given; asks for `pace`
+    /// shares of the clock.
+    struct Timed {
+        pace: f64,
+        budgets: Vec<Duration>,
+    }
 
     impl Agent<Zuniq> for Timed {
         fn choose(&mut self, state: &Zuniq, deadline: Option<Instant>) -> Action {
-            self.0.push(deadline.expect("a clocked move").saturating_duration_since(Instant::now()));
+            self.budgets.push(deadline.expect("a clocked move").saturating_duration_since(Instant::now()));
             let mut legal = ActionList::new();
             state.legal_actions(&mut legal);
             legal[0]
         }
+        fn pace(&self, _state: &Zuniq) -> f64 {
+            self.pace
+        }
     }
 
-    /// The time given to White's first move of a 30 s game under `play`.
-    fn first_move_budget(play: Codecup) -> Duration {
-        let mut agent = Timed::default();
+    /// The time given to White's first move of a 30 s game under `play`, for an agent asking
+    /// for `pace` shares.
+    fn first_move_budget(play: Codecup, pace: f64) -> f64 {
+        let mut agent = Timed { pace, budgets: Vec::new() };
         let mut time = TimeManager::new(Clock::per_game(30, 1.0), Safety::new(0.1, 15));
         let mut out = Vec::new();
         codecup_start_or_reply(&mut LineReader::new("Start\nQuit\n".as_bytes()), &mut out, &mut agent, &mut time, &mut std::io::sink(), Zuniq::new(), play)
             .unwrap();
-        assert_eq!(agent.0.len(), 1);
-        agent.0[0]
+        assert_eq!(agent.budgets.len(), 1);
+        agent.budgets[0].as_secs_f64()
     }
 
     #[test]
     fn the_clock_is_split_over_the_planned_length_plus_the_reserve() {
         // 27 s usable (10% kept, minus 15 ms) over 30 own moves, or over 20 + 3.
-        let full_length = first_move_budget(Codecup::fixed_length(60)).as_secs_f64();
-        let planned = first_move_budget(Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 }).as_secs_f64();
+        let full_length = first_move_budget(Codecup::fixed_length(60), 1.0);
+        let planned = first_move_budget(Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 }, 1.0);
         assert!((full_length - 26.985 / 30.0).abs() < 0.01, "{full_length}");
         assert!((planned - 26.985 / 23.0).abs() < 0.01, "{planned}");
     }
 
-    /// An agent that asks for `pace` shares of the clock.
-    struct Paced(f64, Timed);
-
-    impl Agent<Zuniq> for Paced {
-        fn choose(&mut self, state: &Zuniq, deadline: Option<Instant>) -> Action {
-            self.1.choose(state, deadline)
-        }
-        fn pace(&self, _state: &Zuniq) -> f64 {
-            self.0
-        }
-    }
-
     #[test]
     fn the_agent_paces_its_moves() {
+        // Weight w takes w shares of 23 - 1 + w.
         let play = Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 };
         for (pace, shares) in [(0.5, 22.5 / 0.5), (3.0, 25.0 / 3.0)] {
-            let mut agent = Paced(pace, Timed::default());
-            let mut time = TimeManager::new(Clock::per_game(30, 1.0), Safety::new(0.1, 15));
-            let input = LineReader::new("Start\nQuit\n".as_bytes());
-            codecup_start_or_reply(&mut { input }, &mut Vec::new(), &mut agent, &mut time, &mut std::io::sink(), Zuniq::new(), play).unwrap();
-            let budget = agent.1 .0[0].as_secs_f64();
+            let budget = first_move_budget(play, pace);
             assert!((budget - 26.985 / shares).abs() < 0.01, "pace {pace}: {budget}");
         }
     }
