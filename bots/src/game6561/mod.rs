@@ -12,6 +12,7 @@
 //! Actions: `0..16` place on square `4 * (row - 1) + (column - 1)` (row 1 on top), then
 //! `16..20` slide up, down, left, right.
 
+pub mod lookahead;
 pub mod protocol;
 
 use crate::encode::Encode;
@@ -116,6 +117,18 @@ fn lines(direction: Action) -> [[usize; SIZE]; SIZE] {
     })
 }
 
+/// `cells` after sliding toward `direction` (whether or not that changes them).
+pub fn slide_cells(cells: &[Piece; SQUARES], direction: Action) -> [Piece; SQUARES] {
+    let mut out = *cells;
+    for line in lines(direction) {
+        let new = slide_line(line.map(|sq| cells[sq]));
+        for (k, &sq) in line.iter().enumerate() {
+            out[sq] = new[k];
+        }
+    }
+    out
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game6561 {
     cells: [Piece; SQUARES],
@@ -179,14 +192,7 @@ impl Game6561 {
 
     /// The board after sliding toward `direction` (whether or not that changes it).
     pub fn slid(&self, direction: Action) -> [Piece; SQUARES] {
-        let mut cells = self.cells;
-        for line in lines(direction) {
-            let new = slide_line(line.map(|sq| self.cells[sq]));
-            for (k, &sq) in line.iter().enumerate() {
-                cells[sq] = new[k];
-            }
-        }
-        cells
+        slide_cells(&self.cells, direction)
     }
 
     fn has_legal_move(&self) -> bool {
