@@ -30,6 +30,11 @@ pub trait Contest: Encode {
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         Box::new(SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::new(net), playouts))
     }
+    /// The agent a submission plays with: the net bot on the contest clock, unless a game
+    /// has something stronger (6561).
+    fn submission_agent(net: Arc<Mlp>) -> Box<dyn Agent<Self>> {
+        Self::bot_agent(net, net_search_config::<Self>(), None)
+    }
     /// The contest's clock, every limit multiplied by `time_scale`.
     fn clock(time_scale: f64) -> Clock;
     /// Plays one game on the protocol until the input ends or the judge says it is over.
@@ -50,7 +55,7 @@ pub fn net_search_config<G: Contest>() -> MctsConfig {
 /// The net-guided search agent for `G`.
 pub fn net_agent<G: Contest>(net: Mlp) -> Result<Box<dyn Agent<G>>, String> {
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| e.to_string())?;
-    Ok(G::bot_agent(Arc::new(net), net_search_config::<G>(), None))
+    Ok(G::submission_agent(Arc::new(net)))
 }
 
 /// Runs `agent` on stdin/stdout. Logs go to stderr unless `quiet`.

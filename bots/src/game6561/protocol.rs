@@ -2,18 +2,30 @@
 //! as `rk` (row, column, 11 top left), slides as `U`, `D`, `L`, `R`, until `Quit`.
 //! 60 seconds of thinking per player per game.
 
+use super::lookahead::{BeamAgent, Weights};
 use super::{Game6561, MAX_MOVES};
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
 use crate::codecup::{codecup_alternate, Codecup};
+use crate::nn::Mlp;
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
 pub const GAME_SECONDS: u64 = 60;
+/// The beam's first width (it doubles while a move's time allows) and its depth in moves.
+pub const BEAM_WIDTH: usize = 64;
+pub const BEAM_HORIZON: usize = 20;
 
 impl Contest for Game6561 {
     const PLATFORM: Platform = Platform::CodeCup;
+
+    /// The classic beam search: self-partnered it scores several times what the net bot does
+    /// (BENCHMARKS.md, "6561: the classic lookahead"), so the net only serves training.
+    fn submission_agent(_net: Arc<Mlp>) -> Box<dyn Agent<Self>> {
+        Box::new(BeamAgent::new(Weights::TUNED, BEAM_WIDTH, BEAM_HORIZON))
+    }
 
     fn clock(time_scale: f64) -> Clock {
         Clock::per_game(GAME_SECONDS, time_scale)
