@@ -67,6 +67,11 @@ fn line_score(w: &Weights, line: [Piece; SIZE]) -> f32 {
 
 /// The board's evaluation, without the score reached so far.
 pub fn evaluate_cells(w: &Weights, cells: &Cells) -> f32 {
+    evaluate_with_sum(w, cells).0
+}
+
+/// The board's evaluation and its sum (which the evaluation needs anyway).
+fn evaluate_with_sum(w: &Weights, cells: &Cells) -> (f32, f32) {
     let mut score = 0.0;
     for l in 0..SIZE {
         score += line_score(w, std::array::from_fn(|k| cells[l * SIZE + k]));
@@ -85,7 +90,7 @@ pub fn evaluate_cells(w: &Weights, cells: &Cells) -> f32 {
     let mass = units[0] as f32 + w.second * units[1] as f32 + w.third * units[2] as f32;
     let missing = (w.room - free).max(0.0);
     let bare = (free - (SQUARES as f32 - 3.0)).max(0.0);
-    score + w.sum * sum + w.mass * mass - w.crowding * missing * missing - w.bare * bare * bare
+    (score + w.sum * sum + w.mass * mass - w.crowding * missing * missing - w.bare * bare * bare, sum)
 }
 
 /// One line of play in the beam: the board it reached and the first action it took.
@@ -134,19 +139,20 @@ impl BeamAgent {
                 if n % 64 == 63 && deadline.is_some_and(|d| Instant::now() >= d) {
                     return None;
                 }
-                let mut push = |cells: Cells, best: f32, action: Action| {
+                let mut push = |cells: Cells, action: Action| {
                     let first = if depth == 0 { action } else { node.first };
-                    let score = if last { best } else { self.weights.best * best + evaluate_cells(&self.weights, &cells) };
+                    let (evaluation, sum) = evaluate_with_sum(&self.weights, &cells);
+                    let best = node.best.max(sum);
+                    let score = if last { best } else { self.weights.best * best + evaluation };
                     next.push(BeamNode { cells, best, first, score });
                 };
                 match RHYTHM[moves % 10] {
                     Step::Place(colour) => {
-                        let sum: f32 = node.cells.iter().map(|&p| value_of(p)).sum::<f32>() + 1.0;
                         for sq in 0..SQUARES {
                             if node.cells[sq] == 0 {
                                 let mut child = node.cells;
                                 child[sq] = piece(colour, 0);
-                                push(child, node.best.max(sum), sq as Action);
+                                push(child, sq as Action);
                             }
                         }
                     }
@@ -154,8 +160,7 @@ impl BeamAgent {
                         for direction in SLIDE_UP..SLIDE_UP + 4 {
                             let child = slide_cells(&node.cells, direction);
                             if child != node.cells {
-                                let sum = child.iter().map(|&p| value_of(p)).sum::<f32>();
-                                push(child, node.best.max(sum), direction);
+                                push(child, direction);
                             }
                         }
                     }
@@ -255,10 +260,9 @@ mod tests {
         // Move 6 places blue: a blue 1 in the top-left corner, a blue 9 in the top-right one.
         // Over the cycle (blue, red, gray, two slides) every blue unit is kept: the new blue
         // 1 merges with the old one, and red and gray go to each other.
-        let g = Game6561::from_cells(board(&[(0, BLUE, 0), (3, BLUE, 2)]), 5, 0);
+        let mut g = Game6561::from_cells(board(&[(0, BLUE, 0), (3, BLUE, 2)]), 5, 0);
         assert_eq!(g.step(), Step::Place(BLUE));
         let mut agent = BeamAgent::new(Weights::TUNED, 64, 10);
-        let mut g = g;
         for _ in 0..5 {
             let action = agent.choose(&g, None);
             g.apply(action);
