@@ -2,19 +2,42 @@
 //! `cargo run --release -p cupzero-bots --example g6561_lookahead -- GAMES WIDTH HORIZON [name=value ...]`
 //! (weights by name, e.g. `third=0.1`). Each game opens with three random placements so games
 //! differ; two games run at a time. Prints the mean score and every (score, moves, largest piece).
+//! Options: `ms=N` gives every move N milliseconds (the bot's width rule then sets the width,
+//! WIDTH being the first, narrow search); `dedup=0` keeps lines that meet on one board;
+//! `predict=0` doubles the width while time allows instead of predicting it; `replay=FILE
+//! start=K` starts game i from the first K moves of line i of FILE (a judge's `--records`
+//! file) instead of random placements, to replay endgames of judged games.
 use bots::agent::Agent;
 use bots::game::{ActionList, Game};
 use bots::game6561::lookahead::{BeamAgent, Weights};
 use bots::game6561::Game6561;
 use bots::rng::Rng;
+use std::time::{Duration, Instant};
+
+/// The actions of every game in a judge's records file (one JSON object per line).
+fn recorded_games(path: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).expect("a records file");
+    text.lines()
+        .map(|line| {
+            let list = line.split("\"actions\":[").nth(1).expect("an actions list").split(']').next().unwrap();
+            list.split(',').map(|a| a.trim_matches('"').to_string()).collect()
+        })
+        .collect()
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, default: usize| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
-    let (games, width, horizon) = (number(0, 10), number(1, 200), number(2, 20));
+    let (mut games, width, horizon) = (number(0, 10), number(1, 200), number(2, 20));
     let mut w = Weights::TUNED;
+    let (mut dedup, mut predict) = (false, false);
+    let (mut ms, mut start_at, mut replay) = (0u64, 0, Vec::new());
     for kv in args.iter().skip(3) {
-        let (k, v) = kv.split_once('=').expect("weights as name=value");
+        let (k, v) = kv.split_once('=').expect("options as name=value");
+        if k == "replay" {
+            replay = recorded_games(v);
+            continue;
+        }
         let v: f32 = v.parse().expect("a number");
         match k {
             "crowding" => w.crowding = v,
@@ -27,25 +50,42 @@ fn main() {
             "third" => w.third = v,
             "best" => w.best = v,
             "bare" => w.bare = v,
-            _ => panic!("unknown weight {k}"),
+            "dedup" => dedup = v > 0.0,
+            "predict" => predict = v > 0.0,
+            "ms" => ms = v as u64,
+            "start" => start_at = v as usize,
+            _ => panic!("unknown option {k}"),
         }
     }
-    let start = std::time::Instant::now();
+    if !replay.is_empty() {
+        games = games.min(replay.len());
+    }
+    let replay = std::sync::Arc::new(replay);
+    let clock = Instant::now();
     let threads: Vec<_> = (0..2)
         .map(|t| {
+            let replay = replay.clone();
             std::thread::spawn(move || {
                 let mut results = vec![];
                 for game in (t..games).step_by(2) {
                     let mut agent = BeamAgent::new(w, width, horizon);
+                    agent.dedup = dedup;
+                    agent.predict = predict;
                     let mut g = Game6561::new();
-                    let mut rng = Rng::new(game as u64 + 1);
-                    let mut list = ActionList::new();
-                    for _ in 0..3 {
-                        g.legal_actions(&mut list);
-                        g.apply(list[rng.below(list.len())]);
+                    if replay.is_empty() {
+                        let mut rng = Rng::new(game as u64 + 1);
+                        let mut list = ActionList::new();
+                        for _ in 0..3 {
+                            g.legal_actions(&mut list);
+                            g.apply(list[rng.below(list.len())]);
+                        }
+                    } else {
+                        let texts: Vec<&str> = replay[game].iter().take(start_at).map(|s| s.as_str()).collect();
+                        bots::tools::apply_texts(&mut g, &texts).expect("a legal recorded game");
                     }
                     while !g.is_terminal() {
-                        let a = agent.choose(&g, None);
+                        let deadline = (ms > 0).then(|| Instant::now() + Duration::from_millis(ms));
+                        let a = agent.choose(&g, deadline);
                         g.apply(a);
                     }
                     results.push((g.score(), g.moves(), g.largest_piece()));
@@ -57,5 +97,9 @@ fn main() {
     let mut all: Vec<(u64, usize, u64)> = threads.into_iter().flat_map(|h| h.join().unwrap()).collect();
     all.sort();
     let mean = all.iter().map(|r| r.0 as f64).sum::<f64>() / all.len() as f64;
-    println!("{w:?} width {width} horizon {horizon}: mean {mean:.1} over {} games in {:.1}s: {all:?}", all.len(), start.elapsed().as_secs_f64());
+    println!(
+        "{w:?} dedup {dedup} predict {predict} ms {ms} width {width} horizon {horizon}: mean {mean:.1} over {} games in {:.1}s: {all:?}",
+        all.len(),
+        clock.elapsed().as_secs_f64()
+    );
 }

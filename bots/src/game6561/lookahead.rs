@@ -93,6 +93,10 @@ fn evaluate_with_sum(w: &Weights, cells: &Cells) -> (f32, f32) {
     (score + w.sum * sum + w.mass * mass - w.crowding * missing * missing - w.bare * bare * bare, sum)
 }
 
+fn key(cells: &Cells) -> u128 {
+    u128::from_le_bytes(*cells)
+}
+
 /// One line of play in the beam: the board it reached and the first action it took.
 #[derive(Clone, Copy)]
 struct BeamNode {
@@ -103,8 +107,9 @@ struct BeamNode {
 }
 
 /// Beam search over the moves of both partners with the hand-made evaluation: every step
-/// keeps the `width` best-evaluated lines of play, `horizon` moves deep, and the bot plays the
-/// first action of the best line. Under a deadline the width doubles while time allows.
+/// keeps the `width` best-evaluated lines of play (one per board), `horizon` moves deep, and
+/// the bot plays the first action of the best line. Under a deadline a narrow search gives a
+/// safe answer, then one search gets the width that the time left should allow.
 pub struct BeamAgent {
     pub weights: Weights,
     pub horizon: usize,
@@ -112,14 +117,26 @@ pub struct BeamAgent {
     pub width: usize,
     /// The widest beam tried under a deadline.
     pub max_width: usize,
+    /// Lines that reach the same board count once (the best-scored one stays).
+    pub dedup: bool,
+    /// Under a deadline: one search at a predicted width instead of doubling widths.
+    pub predict: bool,
+    /// Seconds a line of width took on the recent wide searches (0 before the first).
+    seconds_per_line: f64,
+    /// Open-addressing table for `remove_duplicates`: index + 1 into the candidates, 0 empty.
+    seen: Vec<u32>,
     nodes: u64,
     last_width: usize,
     last_value: f32,
 }
 
+/// The share of a move's remaining time that the predicted width aims to fill (a move's cost
+/// varies with the free squares; what is left goes to later moves).
+const PREDICTED_SHARE: f64 = 0.8;
+
 impl BeamAgent {
     pub fn new(weights: Weights, width: usize, horizon: usize) -> Self {
-        BeamAgent { weights, horizon, width, max_width: 1 << 14, nodes: 0, last_width: 0, last_value: 0.0 }
+        BeamAgent { weights, horizon, width, max_width: 1 << 15, dedup: true, predict: true, seconds_per_line: 0.0, seen: Vec::new(), nodes: 0, last_width: 0, last_value: 0.0 }
     }
 
     /// The first action of the best line found by a beam `width` wide, or `None` when the
@@ -171,6 +188,14 @@ impl BeamAgent {
                 break;
             }
             self.nodes += next.len() as u64;
+            if self.dedup {
+                // Only the best candidates are compared: those far down cannot be kept anyway.
+                if next.len() > 2 * width {
+                    next.select_nth_unstable_by(2 * width - 1, |a, b| b.score.total_cmp(&a.score));
+                    next.truncate(2 * width);
+                }
+                self.remove_duplicates(&mut next);
+            }
             if next.len() > width {
                 next.select_nth_unstable_by(width - 1, |a, b| b.score.total_cmp(&a.score));
                 next.truncate(width);
@@ -184,6 +209,68 @@ impl BeamAgent {
         self.last_width = width;
         (depth > 0).then_some(top.first)
     }
+
+    /// Lines that reached the same board: only the best-scored one stays (a slide and the
+    /// opposite slide, or slides in another order, often meet).
+    fn remove_duplicates(&mut self, next: &mut Vec<BeamNode>) {
+        let size = (2 * next.len()).next_power_of_two();
+        self.seen.clear();
+        self.seen.resize(size, 0);
+        let mask = size - 1;
+        let mut kept = 0;
+        for i in 0..next.len() {
+            let node = next[i];
+            let k = key(&node.cells);
+            let mut slot = ((k as u64 ^ (k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+            loop {
+                match self.seen[slot] {
+                    0 => {
+                        self.seen[slot] = kept as u32 + 1;
+                        next[kept] = node;
+                        kept += 1;
+                        break;
+                    }
+                    j if next[j as usize - 1].cells == node.cells => {
+                        let j = j as usize - 1;
+                        if node.score > next[j].score {
+                            next[j] = node;
+                        }
+                        break;
+                    }
+                    _ => slot = (slot + 1) & mask,
+                }
+            }
+        }
+        next.truncate(kept);
+    }
+
+    /// A narrow search for a safe answer, then one search as wide as the time left should
+    /// allow, from the time a line of width took on the last wide search (searching every
+    /// width in turn, doubling, spends about half the time on the narrower ones).
+    fn choose_predicted(&mut self, state: &Game6561, deadline: Instant, fallback: Action) -> Action {
+        let start = Instant::now();
+        let Some(mut choice) = self.search(state, self.width, Some(deadline)) else {
+            return fallback;
+        };
+        let now = Instant::now();
+        let per_line = if self.seconds_per_line > 0.0 { self.seconds_per_line } else { (now - start).as_secs_f64() / self.width as f64 };
+        let left = deadline.saturating_duration_since(now).as_secs_f64();
+        let width = ((left * PREDICTED_SHARE / per_line) as usize).min(self.max_width);
+        if width < 2 * self.width {
+            return choice;
+        }
+        let wide = Instant::now();
+        match self.search(state, width, Some(deadline)) {
+            Some(action) => {
+                choice = action;
+                let measured = wide.elapsed().as_secs_f64() / width as f64;
+                self.seconds_per_line = if self.seconds_per_line > 0.0 { 0.7 * self.seconds_per_line + 0.3 * measured } else { measured };
+            }
+            // Too wide: the next move's estimate must come out narrower.
+            None => self.seconds_per_line = per_line * 1.5,
+        }
+        choice
+    }
 }
 
 impl Agent<Game6561> for BeamAgent {
@@ -195,6 +282,9 @@ impl Agent<Game6561> for BeamAgent {
         let Some(deadline) = deadline else {
             return self.search(state, self.width, None).unwrap_or(choice);
         };
+        if self.predict {
+            return self.choose_predicted(state, deadline, choice);
+        }
         let mut width = self.width;
         let mut start = Instant::now();
         while let Some(action) = self.search(state, width, Some(deadline)) {
@@ -290,6 +380,33 @@ mod tests {
         assert_eq!(end.score(), 85, "{:?}", end.rows());
         let first = agent.choose(&g, None);
         assert!([SLIDE_LEFT, SLIDE_RIGHT, SLIDE_DOWN, SLIDE_UP].contains(&first));
+    }
+
+    #[test]
+    fn lines_that_meet_on_one_board_count_once() {
+        let mut agent = BeamAgent::new(Weights::TUNED, 64, 10);
+        let (a, b) = (board(&[(0, BLUE, 1)]), board(&[(5, RED, 0)]));
+        let line = |cells, first: Action, score| BeamNode { cells, best: 0.0, first, score };
+        let mut next = vec![line(a, 1, 5.0), line(b, 2, 1.0), line(a, 3, 7.0), line(a, 4, 6.0)];
+        agent.remove_duplicates(&mut next);
+        let mut kept: Vec<(Action, f32)> = next.iter().map(|n| (n.first, n.score)).collect();
+        kept.sort_by_key(|k| k.0);
+        assert_eq!(kept, [(2, 1.0), (3, 7.0)]);
+    }
+
+    #[test]
+    fn the_wide_search_fills_the_time_it_predicts() {
+        let mut g = Game6561::new();
+        apply_texts(&mut g, &["11", "12", "13"]).unwrap();
+        let mut agent = BeamAgent::new(Weights::TUNED, 64, 20);
+        for _ in 0..3 {
+            let action = agent.choose(&g, Some(Instant::now() + Duration::from_millis(100)));
+            assert!(g.is_legal(action));
+        }
+        // The width comes from the measured time per line: far beyond the doubling steps
+        // from 64 that the narrow search alone could justify.
+        assert!(agent.last_width > 4 * 64, "{}", agent.last_report());
+        assert!(agent.seconds_per_line > 0.0);
     }
 
     #[test]
