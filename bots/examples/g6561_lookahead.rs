@@ -30,7 +30,8 @@ fn main() {
     let number = |i: usize, default: usize| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
     let (mut games, width, horizon) = (number(0, 10), number(1, 200), number(2, 20));
     let mut w = Weights::TUNED;
-    let (mut dedup, mut predict) = (false, false);
+    // Unset: the bot's own setting.
+    let (mut dedup, mut predict) = (None, None);
     let (mut ms, mut start_at, mut replay) = (0u64, 0, Vec::new());
     for kv in args.iter().skip(3) {
         let (k, v) = kv.split_once('=').expect("options as name=value");
@@ -50,8 +51,8 @@ fn main() {
             "third" => w.third = v,
             "best" => w.best = v,
             "bare" => w.bare = v,
-            "dedup" => dedup = v > 0.0,
-            "predict" => predict = v > 0.0,
+            "dedup" => dedup = Some(v > 0.0),
+            "predict" => predict = Some(v > 0.0),
             "ms" => ms = v as u64,
             "start" => start_at = v as usize,
             _ => panic!("unknown option {k}"),
@@ -69,8 +70,8 @@ fn main() {
                 let mut results = vec![];
                 for game in (t..games).step_by(2) {
                     let mut agent = BeamAgent::new(w, width, horizon);
-                    agent.dedup = dedup;
-                    agent.predict = predict;
+                    agent.dedup = dedup.unwrap_or(agent.dedup);
+                    agent.predict = predict.unwrap_or(agent.predict);
                     let mut g = Game6561::new();
                     if replay.is_empty() {
                         let mut rng = Rng::new(game as u64 + 1);
@@ -98,7 +99,7 @@ fn main() {
     all.sort();
     let mean = all.iter().map(|r| r.0 as f64).sum::<f64>() / all.len() as f64;
     println!(
-        "{w:?} dedup {dedup} predict {predict} ms {ms} width {width} horizon {horizon}: mean {mean:.1} over {} games in {:.1}s: {all:?}",
+        "{w:?} dedup {dedup:?} predict {predict:?} ms {ms} width {width} horizon {horizon}: mean {mean:.1} over {} games in {:.1}s: {all:?}",
         all.len(),
         clock.elapsed().as_secs_f64()
     );

@@ -14,7 +14,8 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 pub const GAME_SECONDS: u64 = 60;
-/// The beam's first width (it doubles while a move's time allows) and its depth in moves.
+/// The width of the beam's first, narrow search (a wider one follows as the move's time
+/// allows) and its depth in moves.
 pub const BEAM_WIDTH: usize = 64;
 pub const BEAM_HORIZON: usize = 20;
 
