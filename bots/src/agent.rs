@@ -28,6 +28,12 @@ pub trait Agent<G: Game> {
     fn pace(&self, _state: &G) -> f64 {
         1.0
     }
+    /// The game length (actions of both players) and own moves in reserve that this agent
+    /// splits a whole-game clock over, when it knows better than the protocol's typical game
+    /// (an agent that proves its wins early stops needing time there).
+    fn planned_game(&self) -> Option<(usize, u32)> {
+        None
+    }
 }
 
 /// MCTS with any evaluator, reusing its tree between moves.

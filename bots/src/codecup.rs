@@ -78,8 +78,10 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
     loop {
         if !state.is_terminal() && state.to_move() == me {
             let start = std::time::Instant::now();
-            // Our own moves left in the planned game, plus the reserve.
-            let own_left = ((play.planned_length.saturating_sub(played) + 1) / 2) as u32 + play.reserve_moves;
+            // Our own moves left in the planned game (the agent's plan, or the protocol's), plus
+            // the reserve.
+            let (length, reserve) = agent.planned_game().unwrap_or((play.planned_length, play.reserve_moves));
+            let own_left = ((length.saturating_sub(played) + 1) / 2) as u32 + reserve;
             // The agent's pace for this move: weight `w` takes `w` shares of `own_left - 1 + w`.
             let weight = agent.pace(&state);
             let shares = (own_left.max(1) as f64 - 1.0 + weight) / weight;
@@ -131,6 +133,7 @@ mod tests {
     /// shares of the clock.
     struct Timed {
         pace: f64,
+        plan: Option<(usize, u32)>,
         budgets: Vec<Duration>,
     }
 
@@ -144,12 +147,19 @@ mod tests {
         fn pace(&self, _state: &Zuniq) -> f64 {
             self.pace
         }
+        fn planned_game(&self) -> Option<(usize, u32)> {
+            self.plan
+        }
     }
 
     /// The time given to White's first move of a 30 s game under `play`, for an agent asking
     /// for `pace` shares.
     fn first_move_budget(play: Codecup, pace: f64) -> f64 {
-        let mut agent = Timed { pace, budgets: Vec::new() };
+        first_move_budget_planned(play, pace, None)
+    }
+
+    fn first_move_budget_planned(play: Codecup, pace: f64, plan: Option<(usize, u32)>) -> f64 {
+        let mut agent = Timed { pace, plan, budgets: Vec::new() };
         let mut time = TimeManager::new(Clock::per_game(30, 1.0), Safety::new(0.1, 15));
         let mut out = Vec::new();
         codecup_start_or_reply(&mut LineReader::new("Start\nQuit\n".as_bytes()), &mut out, &mut agent, &mut time, &mut std::io::sink(), Zuniq::new(), play)
@@ -165,6 +175,14 @@ mod tests {
         let planned = first_move_budget(Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 }, 1.0);
         assert!((full_length - 26.985 / 30.0).abs() < 0.01, "{full_length}");
         assert!((planned - 26.985 / 23.0).abs() < 0.01, "{planned}");
+    }
+
+    #[test]
+    fn an_agent_may_plan_its_own_game_length() {
+        // The agent's 32 actions + 2 reserve (18 own moves) replace the protocol's 40 + 3 (23).
+        let play = Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 };
+        let own = first_move_budget_planned(play, 1.0, Some((32, 2)));
+        assert!((own - 26.985 / 18.0).abs() < 0.01, "{own}");
     }
 
     #[test]

@@ -185,12 +185,16 @@ pub struct EndgameAgent<G: Game, E: Evaluator<G>> {
 
 /// How an [`EndgameAgent`] paces a whole-game clock ([`Agent::pace`]): moves with at most
 /// `decisive_legal` legal actions, where the solver reaches or is about to, weigh `decisive`
-/// even shares, earlier ones `opening`.
+/// even shares, earlier ones `opening`; the clock is split over a game of `planned_length`
+/// actions with `reserve_moves` own moves kept back ([`Agent::planned_game`]), or over the
+/// protocol's plan when `planned_length` is 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndgamePace {
     pub decisive_legal: usize,
     pub opening: f64,
     pub decisive: f64,
+    pub planned_length: usize,
+    pub reserve_moves: u32,
 }
 
 impl<G: Game, E: Evaluator<G>> EndgameAgent<G, E> {
@@ -254,6 +258,9 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for EndgameAgent<G, E> {
         let mut legal = ActionList::new();
         state.legal_actions(&mut legal);
         if legal.len() <= self.pace.decisive_legal { self.pace.decisive } else { self.pace.opening }
+    }
+    fn planned_game(&self) -> Option<(usize, u32)> {
+        (self.pace.planned_length > 0).then_some((self.pace.planned_length, self.pace.reserve_moves))
     }
 }
 
@@ -339,7 +346,7 @@ mod tests {
 
     fn endgame_agent(node_limit: u64) -> EndgameAgent<Take, RolloutEvaluator> {
         let search = SearchAgent::new(Take { pile: 21, mover: 0 }, MctsConfig::uct(), RolloutEvaluator::new(1), Some(30));
-        EndgameAgent::new(search, 3, 0.5, node_limit, EndgamePace { decisive_legal: 2, opening: 0.5, decisive: 3.0 })
+        EndgameAgent::new(search, 3, 0.5, node_limit, EndgamePace { decisive_legal: 2, opening: 0.5, decisive: 3.0, planned_length: 0, reserve_moves: 0 })
     }
 
     #[test]
