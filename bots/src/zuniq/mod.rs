@@ -60,7 +60,6 @@ impl OpenSides {
     /// bottom side of the cell above it; vertical segments come in rows of 6, of which the
     /// first 5 are the left sides of that row's cells and the last 5 their right sides.
     fn of(drawn: u64) -> Self {
-        const ALL_CELLS: u32 = (1 << CELLS) - 1;
         const TOP_ROW: u32 = (1 << CELLS_PER_SIDE) - 1;
         const BOTTOM_ROW: u32 = TOP_ROW << (CELLS - CELLS_PER_SIDE);
         const LEFT_COLUMN: u32 = 0b00001_00001_00001_00001_00001;
@@ -129,6 +128,26 @@ impl OpenSides {
         around >> a & 1 == 1
     }
 
+    /// Whether some undrawn segment beside the `live` cells (those outside closed zones)
+    /// surely closes nothing, so is legal: an inner one whose two cells stay joined around a
+    /// square, or a border side of a cell whose region keeps another open border side (the
+    /// cell's own, or a joined neighbour's). Bit-parallel; `false` proves nothing. Every move
+    /// asks whether the next player is stuck, and this usually answers at once.
+    fn surely_legal(&self, live: u32) -> bool {
+        let [right, left, down, up] = self.inner;
+        let n = CELLS_PER_SIDE;
+        let joined_below = down & (right & down >> 1 & right >> n | left & down << 1 & left >> n);
+        let joined_right = right & (down & right >> n & down >> 1 | up & right << n & up >> 1);
+        if (joined_below | joined_right) & live != 0 {
+            return true;
+        }
+        let [r, l, d, u] = self.outer;
+        let border = r | l | d | u;
+        let two_sides = r & (l | d | u) | l & (d | u) | d & u;
+        let neighbour_border = right & border >> 1 | left & border << 1 | down & border >> n | up & border << n;
+        border & live & (two_sides | neighbour_border) != 0
+    }
+
     /// The region of `start` if it is closed: a flood fill that gives up at the first cell
     /// with an open border side or in `stop` (most regions are open, and this is asked for
     /// every segment: `stop` is the cell on the segment's other side, whose region is open
@@ -169,6 +188,65 @@ impl OpenSides {
 /// The region of `start` given the drawn segments: (cells, whether it is closed).
 fn region(drawn: u64, start: usize) -> (u32, bool) {
     OpenSides::of(drawn).region(start)
+}
+
+const ALL_CELLS: u32 = (1 << CELLS) - 1;
+
+/// The cells beside each segment, as a bit set (one cell for a border segment).
+const SEGMENT_CELLS: [u32; SEGMENTS] = {
+    let mut masks = [0u32; SEGMENTS];
+    let mut s = 0;
+    while s < SEGMENTS {
+        let (row, col, vertical) = if s < HORIZONTAL { (s / CELLS_PER_SIDE, s % CELLS_PER_SIDE, false) } else { ((s - HORIZONTAL) / DOTS, (s - HORIZONTAL) % DOTS, true) };
+        let n = CELLS_PER_SIDE;
+        masks[s] = if vertical {
+            (if col > 0 { 1 << (row * n + col - 1) } else { 0 }) | (if col < n { 1 << (row * n + col) } else { 0 })
+        } else {
+            (if row > 0 { 1 << ((row - 1) * n + col) } else { 0 }) | (if row < n { 1 << (row * n + col) } else { 0 })
+        };
+        s += 1;
+    }
+    masks
+};
+
+/// The segment between two neighbouring cells.
+fn segment_between_cells(a: usize, b: usize) -> usize {
+    let (a, b) = (a.min(b), a.max(b));
+    let (row, col) = (a / CELLS_PER_SIDE, a % CELLS_PER_SIDE);
+    if b == a + 1 { vertical(row, col + 1) } else { horizontal(row + 1, col) }
+}
+
+/// The border segment on side `direction` of border cell `cell`.
+fn border_segment(cell: usize, direction: usize) -> usize {
+    let (row, col) = (cell / CELLS_PER_SIDE, cell % CELLS_PER_SIDE);
+    match direction {
+        RIGHT => vertical(row, col + 1),
+        LEFT => vertical(row, col),
+        DOWN => horizontal(row + 1, col),
+        _ => horizontal(row, col),
+    }
+}
+
+/// The live neighbour of `cell` in `direction` through an undrawn segment, and that segment.
+fn neighbour(open: &OpenSides, live: u32, cell: usize, direction: usize) -> Option<(usize, usize)> {
+    if open.inner[direction] >> cell & 1 == 0 {
+        return None;
+    }
+    let other = match direction {
+        RIGHT => cell + 1,
+        LEFT => cell - 1,
+        DOWN => cell + CELLS_PER_SIDE,
+        _ => cell - CELLS_PER_SIDE,
+    };
+    (live >> other & 1 == 1).then(|| (other, segment_between_cells(cell, other)))
+}
+
+/// What [`Zuniq::legal_segments`] finds: the legal segments, those of them that close a zone,
+/// and the size each of those closes.
+struct LegalSegments {
+    legal: u64,
+    closing: u64,
+    size: [u8; SEGMENTS],
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -245,6 +323,118 @@ impl Zuniq {
         None
     }
 
+    /// Every segment's legality and the zone each would close, from one depth-first search
+    /// per region of open cells (the flood fills of [`Zuniq::legal_closing`], once per
+    /// segment, were most of the exact solver's time). Drawing a segment closes a zone only
+    /// when it cuts the last open path to the border: it is the region's one open border
+    /// side, or a bridge of the region's cell graph with no open border side beyond it.
+    fn legal_segments(&self, open: &OpenSides) -> LegalSegments {
+        const NONE: u8 = u8::MAX;
+        let live = !self.closed_cells & ALL_CELLS;
+        let mut result = LegalSegments { legal: 0, closing: 0, size: [0; SEGMENTS] };
+        if self.stuck {
+            return result;
+        }
+        // Undrawn segments beside no closed cell: legal unless they close a zone whose size
+        // is taken (an undrawn segment beside exactly one closed cell cannot exist).
+        for (s, &cells) in SEGMENT_CELLS.iter().enumerate() {
+            if self.drawn >> s & 1 == 0 && cells & self.closed_cells == 0 {
+                result.legal |= 1 << s;
+            }
+        }
+        let mut close = |segment: usize, size: u32| {
+            if self.sizes >> size & 1 == 1 {
+                result.legal &= !(1 << segment);
+            } else {
+                result.closing |= 1 << segment;
+                result.size[segment] = size as u8;
+            }
+        };
+        let border_sides = |cell: usize| open.outer.iter().map(|m| (m >> cell & 1) as u8).sum::<u8>();
+        // Discovery time, lowest time reachable from the subtree, subtree size and open
+        // border sides in the subtree, per cell.
+        let mut discovered = [NONE; CELLS];
+        let mut low = [0u8; CELLS];
+        let mut subtree_cells = [0u8; CELLS];
+        let mut subtree_border = [0u8; CELLS];
+        let mut time = 0u8;
+        // The depth-first path: (cell, parent cell, next direction to try).
+        let mut stack = [(0u8, NONE, 0u8); CELLS];
+        let mut bridges = [(0u8, 0u8); CELLS];
+        let mut unvisited = live;
+        while unvisited != 0 {
+            let root = unvisited.trailing_zeros() as usize;
+            let mut region = 0u32;
+            let mut bridge_count = 0;
+            macro_rules! visit {
+                ($cell:expr) => {{
+                    let cell: usize = $cell;
+                    discovered[cell] = time;
+                    low[cell] = time;
+                    time += 1;
+                    subtree_cells[cell] = 1;
+                    subtree_border[cell] = border_sides(cell);
+                    region |= 1 << cell;
+                }};
+            }
+            visit!(root);
+            stack[0] = (root as u8, NONE, 0);
+            let mut depth = 1;
+            while depth > 0 {
+                let (cell, parent, direction) = stack[depth - 1];
+                let v = cell as usize;
+                if direction < 4 {
+                    stack[depth - 1].2 += 1;
+                    let Some((w, _)) = neighbour(open, live, v, direction as usize) else { continue };
+                    if w as u8 == parent {
+                        continue;
+                    }
+                    if discovered[w] == NONE {
+                        visit!(w);
+                        stack[depth] = (w as u8, cell, 0);
+                        depth += 1;
+                    } else {
+                        low[v] = low[v].min(discovered[w]);
+                    }
+                    continue;
+                }
+                depth -= 1;
+                if parent != NONE {
+                    let p = parent as usize;
+                    low[p] = low[p].min(low[v]);
+                    subtree_cells[p] += subtree_cells[v];
+                    subtree_border[p] += subtree_border[v];
+                    if low[v] > discovered[p] {
+                        bridges[bridge_count] = (parent, cell);
+                        bridge_count += 1;
+                    }
+                }
+            }
+            unvisited &= !region;
+            let (cells, border) = (subtree_cells[root] as u32, subtree_border[root]);
+            debug_assert!(border > 0, "an open region touches the border");
+            for &(parent, child) in &bridges[..bridge_count] {
+                let (inside, inside_border) = (subtree_cells[child as usize] as u32, subtree_border[child as usize]);
+                let segment = segment_between_cells(parent as usize, child as usize);
+                if inside_border == 0 {
+                    close(segment, inside);
+                } else if inside_border == border {
+                    close(segment, cells - inside);
+                }
+            }
+            if border == 1 {
+                let last = (0..4).find_map(|d| {
+                    let cells_there = open.outer[d] & region;
+                    (cells_there != 0).then(|| border_segment(cells_there.trailing_zeros() as usize, d))
+                });
+                if let Some(segment) = last {
+                    close(segment, cells);
+                }
+            }
+        }
+        result
+    }
+
     fn segment_legal(&self, segment: usize) -> bool {
         self.segment_legal_with(&OpenSides::of(self.drawn), segment)
     }
@@ -272,7 +462,7 @@ impl Zuniq {
 
     fn any_legal(&self) -> bool {
         let open = OpenSides::of(self.drawn);
-        (0..SEGMENTS).any(|t| self.segment_legal_with(&open, t))
+        open.surely_legal(!self.closed_cells & ALL_CELLS) || (0..SEGMENTS).any(|t| self.segment_legal_with(&open, t))
     }
 
     /// Closed zones computed from the drawn segments alone (the incremental state must agree).
@@ -352,17 +542,12 @@ impl Game for Zuniq {
         // Segments that close a zone come first: the exact solver tries actions in this order,
         // and closing moves, which take the zone's inner segments out of play, win most often
         // (solved 17 of 34 judged positions in 3 s each instead of 12: BENCHMARKS.md).
-        let open = OpenSides::of(self.drawn);
-        let mut quiet = ActionList::new();
-        for s in 0..SEGMENTS {
-            match self.legal_closing(&open, s) {
-                Some(Some(_)) => out.push(s as Action),
-                Some(None) => quiet.push(s as Action),
-                None => {}
+        let found = self.legal_segments(&OpenSides::of(self.drawn));
+        for mut set in [found.closing, found.legal & !found.closing] {
+            while set != 0 {
+                out.push(set.trailing_zeros() as Action);
+                set &= set - 1;
             }
-        }
-        for &s in quiet.as_slice() {
-            out.push(s);
         }
     }
 
@@ -467,16 +652,11 @@ impl Encode for Zuniq {
         let closing_at = legal_at + SEGMENTS + 2;
         let region_at = closing_at + SEGMENTS;
         let open = OpenSides::of(self.drawn);
-        let mut legal = 0usize;
-        if !self.stuck {
-            for s in 0..SEGMENTS {
-                let Some(closes) = self.legal_closing(&open, s) else { continue };
-                legal += 1;
-                out[legal_at + s] = 1.0;
-                if let Some(size) = closes {
-                    out[closing_at + s] = size as f32 / CELLS as f32;
-                }
-            }
+        let found = self.legal_segments(&open);
+        let legal = found.legal.count_ones() as usize;
+        for s in 0..SEGMENTS {
+            out[legal_at + s] = (found.legal >> s & 1) as f32;
+            out[closing_at + s] = found.size[s] as f32 / CELLS as f32;
         }
         out[legal_at + SEGMENTS] = legal as f32 / SEGMENTS as f32;
         out[legal_at + SEGMENTS + 1] = (legal % 2) as f32;
@@ -618,6 +798,61 @@ mod tests {
             let fast = OpenSides::of(drawn);
             assert_eq!((fast.inner, fast.outer), (slow.inner, slow.outer), "drawn {drawn:#x}");
         }
+    }
+
+    /// The one-search legality of all segments agrees with the segment-by-segment flood fills,
+    /// closing sizes included, along random games (which end in every way the rules allow).
+    #[test]
+    fn all_segments_at_once_match_one_at_a_time() {
+        let mut rng = Rng::new(23);
+        let mut closing_seen = 0;
+        for _ in 0..300 {
+            let mut z = Zuniq::new();
+            loop {
+                let open = OpenSides::of(z.drawn);
+                let found = z.legal_segments(&open);
+                for s in 0..SEGMENTS {
+                    let expected = if z.stuck { None } else { z.legal_closing(&open, s) };
+                    let got = (found.legal >> s & 1 == 1).then(|| (found.closing >> s & 1 == 1).then_some(found.size[s] as u32));
+                    assert_eq!(got, expected, "segment {} after {} moves, drawn {:#x}", Zuniq::format_action(s as Action), z.moves, z.drawn);
+                    closing_seen += matches!(got, Some(Some(_))) as usize;
+                }
+                if z.is_terminal() {
+                    break;
+                }
+                let mut legal = ActionList::new();
+                z.legal_actions(&mut legal);
+                z.apply(legal[rng.below(legal.len())]);
+            }
+        }
+        assert!(closing_seen > 1000, "closing segments were tried: {closing_seen}");
+    }
+
+    /// The quick "some move is surely legal" test never claims a move where there is none,
+    /// and answers most positions of random games.
+    #[test]
+    fn surely_legal_is_never_wrong() {
+        let mut rng = Rng::new(29);
+        let (mut asked, mut answered) = (0, 0);
+        for _ in 0..300 {
+            let mut z = Zuniq::new();
+            while !z.is_terminal() {
+                let open = OpenSides::of(z.drawn);
+                let live = !z.closed_cells & ALL_CELLS;
+                let exists = (0..SEGMENTS).any(|t| z.segment_legal_with(&open, t));
+                asked += 1;
+                if open.surely_legal(live) {
+                    answered += 1;
+                    assert!(exists, "drawn {:#x}", z.drawn);
+                }
+                let mut legal = ActionList::new();
+                z.legal_actions(&mut legal);
+                z.apply(legal[rng.below(legal.len())]);
+            }
+            let open = OpenSides::of(z.drawn);
+            assert!(!open.surely_legal(!z.closed_cells & ALL_CELLS), "a finished game has no legal move");
+        }
+        assert!(answered * 2 > asked, "answered {answered} of {asked}");
     }
 
     #[test]
