@@ -125,6 +125,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     const MAX_GAME_LENGTH: usize;
     /// Size of the symmetry group; transform 0 is the identity.
     const NUM_SYMMETRIES: usize;
+    /// Every finished game has a winner and a loser (utilities +1 and -1, no draw, no margin),
+    /// so an exact win/loss search ([`crate::solver`]) can settle its endgames.
+    const WIN_OR_LOSS: bool = false;
 
     /// The start of a new game. Games with a random setup draw it from `rng`; others ignore it.
     fn new_game(rng: &mut Rng) -> Self;

@@ -48,6 +48,9 @@ pub struct SelfPlaySection {
     pub value_target_q_weight: f32,
     /// Self-play threads (0 = all cores).
     pub threads: usize,
+    /// The exact solver plays a game out once at most this many actions are legal (0 = off;
+    /// games decided by win or loss only, such as Zuniq).
+    pub solve_legal: usize,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -139,6 +142,7 @@ impl Default for SelfPlaySection {
             fpu_reduction: 0.2,
             value_target_q_weight: 0.2,
             threads: 0,
+            solve_legal: 0,
         }
     }
 }
@@ -220,6 +224,7 @@ impl TrainConfig {
             gumbel: GumbelParams { considered: s.gumbel_considered, c_visit: s.c_visit, c_scale: s.c_scale },
             c_puct: s.c_puct,
             fpu_reduction: s.fpu_reduction,
+            solve_legal: s.solve_legal,
         }
     }
 

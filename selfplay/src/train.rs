@@ -202,6 +202,9 @@ pub fn train<G: Contest>(
         config.iterations = n;
     }
     config.validate().map_err(TrainError::Config)?;
+    if config.selfplay.solve_legal > 0 && !G::WIN_OR_LOSS {
+        return Err(TrainError::Config(format!("selfplay.solve_legal needs a game decided by win or loss, and {} is not", G::NAME)));
+    }
     let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone());
     let (mut trainer, mut state, mut history) = match saved {
         Some(state) => {

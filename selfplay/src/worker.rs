@@ -4,11 +4,12 @@
 
 use crate::gumbel::{improved_policy, GumbelParams, RootSchedule};
 use bots::encode::Encode;
-use bots::game::{Action, NUM_PLAYERS};
+use bots::game::{Action, ActionList, NUM_PLAYERS};
 use bots::mcts::{Mcts, MctsConfig, Selection};
 use bots::net_eval::{legal_softmax, seat_values};
 use bots::nn::{Mlp, Scratch};
 use bots::rng::Rng;
+use bots::solver::{Outcome, Solver};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,7 +33,15 @@ pub struct SelfPlaySettings {
     /// PUCT below the root.
     pub c_puct: f32,
     pub fpu_reduction: f32,
+    /// Once at most this many actions are legal, the exact solver plays the game out (0 =
+    /// never; only for `Game::WIN_OR_LOSS` games): the result is then the one perfect play
+    /// gives from there, a truer target for the earlier positions than what two searches of
+    /// a few dozen playouts would make of the endgame. Solved moves are not samples.
+    pub solve_legal: usize,
 }
+
+/// Node budget of one self-play solve; a position that needs more is searched as usual.
+const SOLVE_NODES: u64 = 200_000;
 
 /// A full search's result at one position.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -99,8 +108,9 @@ impl<G: Encode> Slot<G> {
         }
     }
 
-    /// Runs the search until a leaf needs the net, or the game ends.
-    fn step(&mut self, settings: &SelfPlaySettings, rng: &mut Rng) -> Step {
+    /// Runs the search until a leaf needs the net, or the game ends. With a `solver`, small
+    /// enough positions are played by it instead (see [`SelfPlaySettings::solve_legal`]).
+    fn step(&mut self, settings: &SelfPlaySettings, rng: &mut Rng, mut solver: Option<&mut Solver>) -> Step {
         loop {
             if self.state.is_terminal() {
                 return Step::GameOver(GameRecord {
@@ -112,6 +122,10 @@ impl<G: Encode> Slot<G> {
                 });
             }
             if !self.mcts.root_expanded() {
+                if let Some(action) = solver.as_deref_mut().and_then(|solver| self.solved_move(solver, settings.solve_legal)) {
+                    self.play(action, None);
+                    continue;
+                }
                 // A new move: the first playout evaluates the root itself.
                 let needs_eval = self.mcts.select_leaf().is_some();
                 debug_assert!(needs_eval, "a fresh root is neither terminal nor proven");
@@ -151,6 +165,20 @@ impl<G: Encode> Slot<G> {
                     self.play(chosen, target);
                 }
             }
+        }
+    }
+
+    /// The solver's move when at most `max_legal` actions are legal and it settles the
+    /// position within its budget: the winning move, or any move of a lost position.
+    fn solved_move(&self, solver: &mut Solver, max_legal: usize) -> Option<Action> {
+        let mut legal = ActionList::new();
+        self.state.legal_actions(&mut legal);
+        if legal.len() > max_legal {
+            return None;
+        }
+        match solver.solve(&self.state, SOLVE_NODES, None)? {
+            Outcome::Win(action) => Some(action),
+            Outcome::Loss => Some(legal[0]),
         }
     }
 
@@ -232,13 +260,15 @@ fn run_shard<G: Encode>(
     let mut logits = vec![0.0; a];
     let mut priors: Vec<f32> = Vec::new();
     let mut scratch = Scratch::default();
+    // One table per thread, shared by its games: positions keep their value across games.
+    let mut solver = (settings.solve_legal > 0 && G::WIN_OR_LOSS).then(Solver::new);
     loop {
         // Collect one leaf from every game still running.
         waiting.clear();
         features.clear();
         for (i, slot_entry) in slots.iter_mut().enumerate() {
             while let Some(slot) = slot_entry {
-                match slot.step(settings, &mut rng) {
+                match slot.step(settings, &mut rng, solver.as_mut()) {
                     Step::NeedsEval => {
                         let (leaf, _, _) = slot.mcts.pending_leaf().expect("pending leaf");
                         let row = features.len();
@@ -298,6 +328,7 @@ mod tests {
             gumbel: GumbelParams { considered: 4, ..Default::default() },
             c_puct: 1.5,
             fpu_reduction: 0.2,
+            solve_legal: 0,
         }
     }
 
@@ -321,6 +352,43 @@ mod tests {
             }
             assert!(s.is_terminal());
             assert_eq!(s.utilities(), r.utilities);
+        }
+    }
+
+    /// With `solve_legal`, a Zuniq game is played out by the solver from the first position
+    /// with that few legal segments: no sample after it, and the winner is the one the solver
+    /// names there.
+    #[test]
+    fn the_solver_plays_out_win_or_loss_endgames() {
+        use bots::zuniq::Zuniq;
+        let (f, a) = (Zuniq::NUM_FEATURES, Zuniq::NUM_ACTIONS);
+        let net = Arc::new(Mlp { game: "zuniq".into(), hidden: vec![Dense::zeros(f, 4)], policy: Dense::zeros(4, a), value: Dense::zeros(4, 2) });
+        let mut s = settings();
+        s.full_playouts = 8;
+        s.fast_playouts = 4;
+        s.solve_legal = 16;
+        let (records, _) = generate::<Zuniq>(&net, &s, 4, 9, &|| {});
+        assert_eq!(records.len(), 4);
+        for r in &records {
+            let mut state = Zuniq::new();
+            let mut legal = ActionList::new();
+            let mut solved_at = None;
+            for (i, (&action, target)) in r.actions.iter().zip(&r.targets).enumerate() {
+                state.legal_actions(&mut legal);
+                if solved_at.is_none() && legal.len() <= s.solve_legal {
+                    let winner = match Solver::new().solve(&state, u64::MAX, None).unwrap() {
+                        Outcome::Win(_) => state.to_move(),
+                        Outcome::Loss => 1 - state.to_move(),
+                    };
+                    assert_eq!(r.utilities[winner], 1.0, "perfect play from move {i} decides the game");
+                    solved_at = Some(i);
+                }
+                if solved_at.is_some() {
+                    assert!(target.is_none(), "no sample from a solved position");
+                }
+                state.apply(action);
+            }
+            assert!(solved_at.is_some_and(|i| i < r.actions.len() - 1), "solved before the last move");
         }
     }
 
@@ -359,7 +427,7 @@ mod tests {
         let mut logits = vec![0.0; 10];
         let mut f = vec![0.0; Connect4::NUM_FEATURES];
         let record = loop {
-            match slot.step(&s, &mut rng) {
+            match slot.step(&s, &mut rng, None) {
                 Step::NeedsEval => {
                     let (leaf, legal, _) = slot.mcts.pending_leaf().unwrap();
                     f.fill(0.0);

@@ -525,6 +525,7 @@ impl Game for Zuniq {
     const NUM_ACTIONS: usize = SEGMENTS;
     const MAX_GAME_LENGTH: usize = SEGMENTS;
     const NUM_SYMMETRIES: usize = 8;
+    const WIN_OR_LOSS: bool = true;
 
     fn new_game(_rng: &mut Rng) -> Self {
         Self::default()
