@@ -125,3 +125,13 @@ fn bad_configs_are_refused_before_any_work() {
     common::assert_clean_error(&out, "full_playout");
     assert!(!dir.join("run").exists(), "nothing written for a bad config");
 }
+
+#[test]
+fn the_solver_in_self_play_is_refused_for_games_with_draws() {
+    // Connect 4 has draws: a win-or-loss solver would take "no forced win" for a loss.
+    let dir = fresh_dir("solve");
+    let config = dir.join("solve.toml");
+    std::fs::write(&config, "[selfplay]\nsolve_legal = 10\n").unwrap();
+    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", dir.join("run").to_str().unwrap()], "");
+    common::assert_clean_error(&out, "solve_legal needs a game decided by win or loss");
+}

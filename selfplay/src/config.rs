@@ -102,12 +102,18 @@ impl Default for TrainConfig {
 }
 
 impl TrainConfig {
-    /// The defaults, adjusted for games that need it. 6561's self-play games are ~1000 moves
+    /// The defaults, adjusted for games that need it. Zuniq's self-play games are played out
+    /// by the exact solver once 22 segments are legal. 6561's self-play games are ~1000 moves
     /// long: fewer games an iteration and lighter searches keep iterations short, and its
     /// evaluation partners the net with the random player, since a UCT partner running random
     /// rollouts to the end of such a game would take hours per evaluation.
     pub fn for_game(game: &str) -> Self {
         let mut config = TrainConfig::default();
+        if game == "zuniq" {
+            // Zuniq's exact solver settles positions with 22 legal segments in milliseconds:
+            // self-play results become perfect play's from there (BENCHMARKS.md, session 7).
+            config.selfplay.solve_legal = 22;
+        }
         if game == "6561" {
             config.selfplay.games_per_iteration = 32;
             config.selfplay.games_in_flight = 16;
