@@ -227,8 +227,8 @@ fn border_segment(cell: usize, direction: usize) -> usize {
     }
 }
 
-/// The live neighbour of `cell` in `direction` through an undrawn segment, and that segment.
-fn neighbour(open: &OpenSides, live: u32, cell: usize, direction: usize) -> Option<(usize, usize)> {
+/// The live neighbour of `cell` in `direction` through an undrawn segment.
+fn neighbour(open: &OpenSides, live: u32, cell: usize, direction: usize) -> Option<usize> {
     if open.inner[direction] >> cell & 1 == 0 {
         return None;
     }
@@ -238,7 +238,7 @@ fn neighbour(open: &OpenSides, live: u32, cell: usize, direction: usize) -> Opti
         DOWN => cell + CELLS_PER_SIDE,
         _ => cell - CELLS_PER_SIDE,
     };
-    (live >> other & 1 == 1).then(|| (other, segment_between_cells(cell, other)))
+    (live >> other & 1 == 1).then_some(other)
 }
 
 /// What [`Zuniq::legal_segments`] finds: the legal segments, those of them that close a zone,
@@ -385,7 +385,7 @@ impl Zuniq {
                 let v = cell as usize;
                 if direction < 4 {
                     stack[depth - 1].2 += 1;
-                    let Some((w, _)) = neighbour(open, live, v, direction as usize) else { continue };
+                    let Some(w) = neighbour(open, live, v, direction as usize) else { continue };
                     if w as u8 == parent {
                         continue;
                     }
