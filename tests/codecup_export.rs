@@ -131,9 +131,10 @@ fn shipped_qttt_net_outscores_uct() {
 #[test]
 fn shipped_zuniq_bot_beats_uct() {
     // The shipped net with its endgame solver and playouts mixed into its values (the exported
-    // bot's agent): 19-0-1, 97.5 points against 52.5 (deterministic for this seed; the net alone
-    // scores about half against UCT at equal playouts).
-    let (score, a, b) = arena_against_uct("zuniq", 20, 300);
+    // bot's agent), both sides at 300 playouts a move: 34-0-6 over these 40 games
+    // (deterministic for this seed); over 100, 94-0-6, where session 4's net won 95-0-5 (the
+    // new net's gain shows on the clock, not at this budget). The net alone scores about half.
+    let (score, a, b) = arena_against_uct("zuniq", 40, 300);
     assert!(score >= 0.8 && a > b, "score {score}, points {a} vs {b}");
 }
 
