@@ -29,14 +29,17 @@ pub fn vertical(row: usize, col: usize) -> usize {
 }
 
 /// The cells on each side of a segment (one for a border segment).
-fn segment_cells(segment: usize) -> (Option<usize>, Option<usize>) {
-    let cell = |r: usize, c: usize| (r < CELLS_PER_SIDE && c < CELLS_PER_SIDE).then_some(r * CELLS_PER_SIDE + c);
+const fn segment_cells(segment: usize) -> (Option<usize>, Option<usize>) {
+    // `const`, for the table below: no closures or `Option` combinators.
+    const fn cell(r: usize, c: usize) -> Option<usize> {
+        if r < CELLS_PER_SIDE && c < CELLS_PER_SIDE { Some(r * CELLS_PER_SIDE + c) } else { None }
+    }
     if segment < HORIZONTAL {
         let (row, col) = (segment / CELLS_PER_SIDE, segment % CELLS_PER_SIDE);
-        (row.checked_sub(1).and_then(|r| cell(r, col)), cell(row, col))
+        (if row > 0 { cell(row - 1, col) } else { None }, cell(row, col))
     } else {
         let (row, col) = ((segment - HORIZONTAL) / DOTS, (segment - HORIZONTAL) % DOTS);
-        (col.checked_sub(1).and_then(|c| cell(row, c)), cell(row, col))
+        (if col > 0 { cell(row, col - 1) } else { None }, cell(row, col))
     }
 }
 
@@ -115,17 +118,24 @@ impl OpenSides {
     /// two squares of four cells it is a side of (its other three sides open). Then drawing it
     /// closes nothing: a cheap test that spares most segments of open areas the flood fills.
     fn joined_around(&self, segment: usize) -> bool {
-        let [right, left, down, up] = self.inner;
-        let n = CELLS_PER_SIDE;
         let (Some(a), Some(_)) = segment_cells(segment) else { return false };
-        let around = if segment < HORIZONTAL {
-            // `a` above `b`: via the cells to their right, or to their left.
-            right & down >> 1 & right >> n | left & down << 1 & left >> n
-        } else {
-            // `a` left of `b`: via the cells below them, or above them.
-            down & right >> n & down >> 1 | up & right << n & up >> 1
-        };
+        let around = if segment < HORIZONTAL { self.joined_to_below() } else { self.joined_to_right() };
         around >> a & 1 == 1
+    }
+
+    /// The cells that stay joined to the cell below them without the segment between, around
+    /// a square: via the cells to their right, or to their left.
+    fn joined_to_below(&self) -> u32 {
+        let [right, left, down, _] = self.inner;
+        let n = CELLS_PER_SIDE;
+        right & down >> 1 & right >> n | left & down << 1 & left >> n
+    }
+
+    /// The same for the cell to their right: via the cells below them, or above them.
+    fn joined_to_right(&self) -> u32 {
+        let [right, _, down, up] = self.inner;
+        let n = CELLS_PER_SIDE;
+        down & right >> n & down >> 1 | up & right << n & up >> 1
     }
 
     /// Whether some undrawn segment beside the `live` cells (those outside closed zones)
@@ -136,9 +146,8 @@ impl OpenSides {
     fn surely_legal(&self, live: u32) -> bool {
         let [right, left, down, up] = self.inner;
         let n = CELLS_PER_SIDE;
-        let joined_below = down & (right & down >> 1 & right >> n | left & down << 1 & left >> n);
-        let joined_right = right & (down & right >> n & down >> 1 | up & right << n & up >> 1);
-        if (joined_below | joined_right) & live != 0 {
+        // Only where the segment itself is still undrawn.
+        if (down & self.joined_to_below() | right & self.joined_to_right()) & live != 0 {
             return true;
         }
         let [r, l, d, u] = self.outer;
@@ -192,18 +201,19 @@ fn region(drawn: u64, start: usize) -> (u32, bool) {
 
 const ALL_CELLS: u32 = (1 << CELLS) - 1;
 
-/// The cells beside each segment, as a bit set (one cell for a border segment).
+/// [`segment_cells`] as bit sets, one per segment.
 const SEGMENT_CELLS: [u32; SEGMENTS] = {
+    const fn bit(cell: Option<usize>) -> u32 {
+        match cell {
+            Some(c) => 1 << c,
+            None => 0,
+        }
+    }
     let mut masks = [0u32; SEGMENTS];
     let mut s = 0;
     while s < SEGMENTS {
-        let (row, col, vertical) = if s < HORIZONTAL { (s / CELLS_PER_SIDE, s % CELLS_PER_SIDE, false) } else { ((s - HORIZONTAL) / DOTS, (s - HORIZONTAL) % DOTS, true) };
-        let n = CELLS_PER_SIDE;
-        masks[s] = if vertical {
-            (if col > 0 { 1 << (row * n + col - 1) } else { 0 }) | (if col < n { 1 << (row * n + col) } else { 0 })
-        } else {
-            (if row > 0 { 1 << ((row - 1) * n + col) } else { 0 }) | (if row < n { 1 << (row * n + col) } else { 0 })
-        };
+        let (a, b) = segment_cells(s);
+        masks[s] = bit(a) | bit(b);
         s += 1;
     }
     masks
