@@ -185,16 +185,15 @@ pub struct EndgameAgent<G: Game, E: Evaluator<G>> {
 
 /// How an [`EndgameAgent`] paces a whole-game clock ([`Agent::pace`]): moves with at most
 /// `decisive_legal` legal actions, where the solver reaches or is about to, weigh `decisive`
-/// even shares, earlier ones `opening`; the clock is split over a game of `planned_length`
-/// actions with `reserve_moves` own moves kept back ([`Agent::planned_game`]), or over the
-/// protocol's plan when `planned_length` is 0.
+/// even shares, earlier ones `opening`; `planned_game` is the agent's own clock plan
+/// ([`Agent::planned_game`]: actions in the game, own moves in reserve), `None` for the
+/// protocol's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndgamePace {
     pub decisive_legal: usize,
     pub opening: f64,
     pub decisive: f64,
-    pub planned_length: usize,
-    pub reserve_moves: u32,
+    pub planned_game: Option<(usize, u32)>,
 }
 
 impl<G: Game, E: Evaluator<G>> EndgameAgent<G, E> {
@@ -260,7 +259,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for EndgameAgent<G, E> {
         if legal.len() <= self.pace.decisive_legal { self.pace.decisive } else { self.pace.opening }
     }
     fn planned_game(&self) -> Option<(usize, u32)> {
-        (self.pace.planned_length > 0).then_some((self.pace.planned_length, self.pace.reserve_moves))
+        self.pace.planned_game
     }
 }
 
@@ -346,7 +345,7 @@ mod tests {
 
     fn endgame_agent(node_limit: u64) -> EndgameAgent<Take, RolloutEvaluator> {
         let search = SearchAgent::new(Take { pile: 21, mover: 0 }, MctsConfig::uct(), RolloutEvaluator::new(1), Some(30));
-        EndgameAgent::new(search, 3, 0.5, node_limit, EndgamePace { decisive_legal: 2, opening: 0.5, decisive: 3.0, planned_length: 0, reserve_moves: 0 })
+        EndgameAgent::new(search, 3, 0.5, node_limit, EndgamePace { decisive_legal: 2, opening: 0.5, decisive: 3.0, planned_game: None })
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub const SOLVER_NODES: u64 = 200_000;
 /// own moves in reserve, not the protocol's 40 + 3: the bot proves its wins around action 30
 /// and answers at once after that, so the longer plan left 40% of its clock unused (1.59 s of
 /// 2.7 s at 3 s per game; 80% of 200 judged games won, 87% with this plan, BENCHMARKS.md).
-pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, decisive: 3.0, planned_length: 32, reserve_moves: 2 };
+pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, decisive: 3.0, planned_game: Some((32, 2)) };
 /// Weight of one random playout in the value of a searched position, the rest being the net's:
 /// the net alone judges Zuniq positions no better than random playouts do (BENCHMARKS.md).
 pub const ROLLOUT_WEIGHT: f32 = 0.5;
