@@ -314,8 +314,13 @@ mod tests {
     use bots::nn::Dense;
 
     pub fn zero_net() -> Arc<Mlp> {
-        let (f, a) = (Connect4::NUM_FEATURES, Connect4::NUM_ACTIONS);
-        Arc::new(Mlp { game: "connect4".into(), hidden: vec![Dense::zeros(f, 8)], policy: Dense::zeros(8, a), value: Dense::zeros(8, 2) })
+        zero_net_for::<Connect4>(8)
+    }
+
+    /// A net of `G`'s shape with one hidden layer `width` wide, all weights zero.
+    fn zero_net_for<G: Encode>(width: usize) -> Arc<Mlp> {
+        let (f, a) = (G::NUM_FEATURES, G::NUM_ACTIONS);
+        Arc::new(Mlp { game: G::NAME.into(), hidden: vec![Dense::zeros(f, width)], policy: Dense::zeros(width, a), value: Dense::zeros(width, 2) })
     }
 
     fn settings() -> SelfPlaySettings {
@@ -361,8 +366,7 @@ mod tests {
     #[test]
     fn the_solver_plays_out_win_or_loss_endgames() {
         use bots::zuniq::Zuniq;
-        let (f, a) = (Zuniq::NUM_FEATURES, Zuniq::NUM_ACTIONS);
-        let net = Arc::new(Mlp { game: "zuniq".into(), hidden: vec![Dense::zeros(f, 4)], policy: Dense::zeros(4, a), value: Dense::zeros(4, 2) });
+        let net = zero_net_for::<Zuniq>(4);
         let mut s = settings();
         s.full_playouts = 8;
         s.fast_playouts = 4;
@@ -395,8 +399,7 @@ mod tests {
     #[test]
     fn cooperative_games_run_through_self_play() {
         use bots::game6561::Game6561;
-        let (f, a) = (Game6561::NUM_FEATURES, Game6561::NUM_ACTIONS);
-        let net = Arc::new(Mlp { game: "6561".into(), hidden: vec![Dense::zeros(f, 4)], policy: Dense::zeros(4, a), value: Dense::zeros(4, 2) });
+        let net = zero_net_for::<Game6561>(4);
         let mut s = settings();
         s.full_playouts = 4;
         s.fast_playouts = 2;
