@@ -116,22 +116,24 @@ fn a_killed_run_resumes_where_it_stopped() {
     common::assert_clean_error(&out, "another configuration");
 }
 
+/// Trains `game` on the configuration `toml` in a fresh run directory: one clean error line
+/// naming `message`, and nothing written.
+fn assert_refused(name: &str, game: &str, toml: &str, message: &str) {
+    let dir = fresh_dir(name);
+    let config = dir.join("config.toml");
+    std::fs::write(&config, toml).unwrap();
+    let out = run(&["train", game, "--config", config.to_str().unwrap(), "--run-dir", dir.join("run").to_str().unwrap()], "");
+    common::assert_clean_error(&out, message);
+    assert!(!dir.join("run").exists(), "nothing written for a refused config");
+}
+
 #[test]
 fn bad_configs_are_refused_before_any_work() {
-    let dir = fresh_dir("bad");
-    let bad = dir.join("bad.toml");
-    std::fs::write(&bad, "[selfplay]\nfull_playout = 3\n").unwrap();
-    let out = run(&["train", "connect4", "--config", bad.to_str().unwrap(), "--run-dir", dir.join("run").to_str().unwrap()], "");
-    common::assert_clean_error(&out, "full_playout");
-    assert!(!dir.join("run").exists(), "nothing written for a bad config");
+    assert_refused("bad", "connect4", "[selfplay]\nfull_playout = 3\n", "full_playout");
 }
 
 #[test]
 fn the_solver_in_self_play_is_refused_for_games_with_draws() {
     // Connect 4 has draws: a win-or-loss solver would take "no forced win" for a loss.
-    let dir = fresh_dir("solve");
-    let config = dir.join("solve.toml");
-    std::fs::write(&config, "[selfplay]\nsolve_legal = 10\n").unwrap();
-    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", dir.join("run").to_str().unwrap()], "");
-    common::assert_clean_error(&out, "solve_legal needs a game decided by win or loss");
+    assert_refused("solve", "connect4", "[selfplay]\nsolve_legal = 10\n", "solve_legal needs a game decided by win or loss");
 }

@@ -176,7 +176,6 @@ pub fn train<G: Contest>(
     observer: &mut dyn TrainObserver,
 ) -> Result<RunState, TrainError> {
     let dir = RunDir { root: run_dir.to_path_buf() };
-    std::fs::create_dir_all(dir.root.join("games")).map_err(|e| file_error(&dir.root, e))?;
     let saved = dir.read_state()?;
     let mut config = match &saved {
         Some(state) => {
@@ -205,6 +204,8 @@ pub fn train<G: Contest>(
     if config.selfplay.solve_legal > 0 && !G::WIN_OR_LOSS {
         return Err(TrainError::Config(format!("selfplay.solve_legal needs a game decided by win or loss, and {} is not", G::NAME)));
     }
+    // Only now, so that a refused configuration leaves nothing behind.
+    std::fs::create_dir_all(dir.root.join("games")).map_err(|e| file_error(&dir.root, e))?;
     let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone());
     let (mut trainer, mut state, mut history) = match saved {
         Some(state) => {
