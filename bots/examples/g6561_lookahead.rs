@@ -14,15 +14,12 @@ use bots::game6561::Game6561;
 use bots::rng::Rng;
 use std::time::{Duration, Instant};
 
-/// The actions of every game in a judge's records file (one JSON object per line).
+mod common;
+
+/// The actions of every game in a judge's records file.
 fn recorded_games(path: &str) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(path).expect("a records file");
-    text.lines()
-        .map(|line| {
-            let list = line.split("\"actions\":[").nth(1).expect("an actions list").split(']').next().unwrap();
-            list.split(',').map(|a| a.trim_matches('"').to_string()).collect()
-        })
-        .collect()
+    text.lines().map(|line| common::list(line, "actions").expect("an actions list").into_iter().map(String::from).collect()).collect()
 }
 
 fn main() {

@@ -9,13 +9,8 @@ use bots::solver::{Outcome, Solver};
 use bots::zuniq::Zuniq;
 use std::time::{Duration, Instant};
 
-/// The text inside `"name":[...]` on a judge record line.
-fn list<'a>(line: &'a str, name: &str) -> Result<Vec<&'a str>, String> {
-    let key = format!("\"{name}\":[");
-    let start = line.find(&key).ok_or(format!("no {name} in {line:.60}"))? + key.len();
-    let len = line[start..].find(']').ok_or(format!("unclosed {name}"))?;
-    Ok(line[start..start + len].split(',').map(|s| s.trim_matches('"')).collect())
-}
+mod common;
+use common::list;
 
 fn run(path: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
