@@ -135,5 +135,5 @@ fn bad_configs_are_refused_before_any_work() {
 #[test]
 fn the_solver_in_self_play_is_refused_for_games_with_draws() {
     // Connect 4 has draws: a win-or-loss solver would take "no forced win" for a loss.
-    assert_refused("solve", "connect4", "[selfplay]\nsolve_legal = 10\n", "solve_legal needs a game decided by win or loss");
+    assert_refused("solve", "connect4", "[selfplay]\nsolve_legal = 10\n", "solve_legal needs a game with an exact endgame search");
 }

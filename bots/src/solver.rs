@@ -163,6 +163,93 @@ impl Solver {
     }
 }
 
+/// An exact endgame search that names the move perfect play makes: what self-play hands its
+/// endgames to, so that a game's result is the one perfect play gives from there.
+pub trait ExactPlay<G: Game>: Send {
+    /// The move perfect play makes from `state` (not terminal), or `None` when `node_limit`
+    /// nodes or the `deadline` came first.
+    fn exact_action(&mut self, state: &G, node_limit: u64, deadline: Option<Instant>) -> Option<Action>;
+    /// Nodes the last call visited.
+    fn nodes(&self) -> u64;
+}
+
+impl<G: Game> ExactPlay<G> for Solver {
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+    fn exact_action(&mut self, state: &G, node_limit: u64, deadline: Option<Instant>) -> Option<Action> {
+        match self.solve(state, node_limit, deadline)? {
+            Outcome::Win(action) => Some(action),
+            // Every move loses: any will do.
+            Outcome::Loss => {
+                let mut legal = ActionList::new();
+                state.legal_actions(&mut legal);
+                Some(legal[0])
+            }
+        }
+    }
+}
+
+/// A search agent that lets an exact search play every position with at most `max_legal`
+/// legal actions (for score games, where [`EndgameAgent`]'s win/loss proofs do not apply:
+/// Black Hole's margin search). The exact search gets `share` of the move's time; if that
+/// runs out, the search plays with the rest. `plan` is the clock plan ([`Agent::planned_game`]):
+/// moves the exact search plays take next to no time, so the searched ones get it.
+pub struct ExactAgent<G: Game, E: Evaluator<G>> {
+    search: SearchAgent<G, E>,
+    exact: Box<dyn ExactPlay<G>>,
+    max_legal: usize,
+    share: f64,
+    /// Node budget of a solve when the move has no deadline (arena games by playouts).
+    node_limit: u64,
+    plan: Option<(usize, u32)>,
+    solved: bool,
+}
+
+impl<G: Game, E: Evaluator<G>> ExactAgent<G, E> {
+    pub fn new(search: SearchAgent<G, E>, exact: Box<dyn ExactPlay<G>>, max_legal: usize, share: f64, node_limit: u64, plan: Option<(usize, u32)>) -> Self {
+        ExactAgent { search, exact, max_legal, share, node_limit, plan, solved: false }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Agent<G> for ExactAgent<G, E> {
+    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
+        self.solved = false;
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        if legal.len() <= self.max_legal {
+            let now = Instant::now();
+            let solve_by = deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(self.share));
+            let node_limit = if deadline.is_some() { u64::MAX } else { self.node_limit };
+            if let Some(action) = self.exact.exact_action(state, node_limit, solve_by) {
+                self.solved = true;
+                return action;
+            }
+        }
+        self.search.choose(state, deadline)
+    }
+    fn observe(&mut self, action: Action) {
+        self.search.observe(action);
+    }
+    fn last_report(&self) -> String {
+        if self.solved {
+            format!("solved exactly ({} nodes)", self.exact.nodes())
+        } else {
+            self.search.last_report()
+        }
+    }
+    fn last_playouts(&self) -> Option<u64> {
+        if self.solved {
+            Some(0)
+        } else {
+            self.search.last_playouts()
+        }
+    }
+    fn planned_game(&self) -> Option<(usize, u32)> {
+        self.plan
+    }
+}
+
 /// A search agent with an exact endgame: once at most `max_legal` actions are legal, the
 /// search gets the first `1 - share` of the move's time, then the solver tries the actions in
 /// the search's order (most visited first). A proven win is played (and reported by

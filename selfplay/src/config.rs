@@ -49,7 +49,7 @@ pub struct SelfPlaySection {
     /// Self-play threads (0 = all cores).
     pub threads: usize,
     /// The exact solver plays a game out once at most this many actions are legal (0 = off;
-    /// games decided by win or loss only, such as Zuniq).
+    /// games with an exact endgame search only: Zuniq, Black Hole).
     pub solve_legal: usize,
 }
 
@@ -103,7 +103,8 @@ impl Default for TrainConfig {
 
 impl TrainConfig {
     /// The defaults, adjusted for games that need it. Zuniq's self-play games are played out
-    /// by the exact solver once 22 segments are legal. 6561's self-play games are ~1000 moves
+    /// by the exact solver once 22 segments are legal, Black Hole's by its margin search for
+    /// the last 8 stones. 6561's self-play games are ~1000 moves
     /// long: fewer games an iteration and lighter searches keep iterations short, and its
     /// evaluation partners the net with the random player, since a UCT partner running random
     /// rollouts to the end of such a game would take hours per evaluation.
@@ -113,6 +114,11 @@ impl TrainConfig {
             // Zuniq's exact solver settles positions with 22 legal segments in milliseconds:
             // self-play results become perfect play's from there (BENCHMARKS.md, session 7).
             config.selfplay.solve_legal = 22;
+        }
+        if game == "blackhole" {
+            // At most 36 legal moves: the last 8 stones, which the margin search settles in
+            // about 10k nodes (BENCHMARKS.md, session 8).
+            config.selfplay.solve_legal = 36;
         }
         if game == "6561" {
             config.selfplay.games_per_iteration = 32;

@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod config;
+pub mod exact;
 pub mod gumbel;
 pub mod judge;
 pub mod parallel;

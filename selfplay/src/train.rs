@@ -16,6 +16,7 @@
 
 use crate::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec};
 use crate::config::TrainConfig;
+use crate::exact::ExactEndgame;
 use crate::replay::{samples_from_record, ReplayBuffer};
 use crate::worker::{generate, GameRecord};
 use bots::bot::Contest;
@@ -169,7 +170,7 @@ pub trait TrainObserver {
 /// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the game's defaults); a
 /// resumed run keeps the configuration it started with, and refuses a different `requested`
 /// one. `iterations` (the total to reach) overrides the configuration's in both cases.
-pub fn train<G: Contest>(
+pub fn train<G: Contest + ExactEndgame>(
     run_dir: &Path,
     requested: Option<&TrainConfig>,
     iterations: Option<u64>,
@@ -201,8 +202,8 @@ pub fn train<G: Contest>(
         config.iterations = n;
     }
     config.validate().map_err(TrainError::Config)?;
-    if config.selfplay.solve_legal > 0 && !G::WIN_OR_LOSS {
-        return Err(TrainError::Config(format!("selfplay.solve_legal needs a game decided by win or loss, and {} is not", G::NAME)));
+    if config.selfplay.solve_legal > 0 && G::exact_player().is_none() {
+        return Err(TrainError::Config(format!("selfplay.solve_legal needs a game with an exact endgame search, and {} has none", G::NAME)));
     }
     // Only now, so that a refused configuration leaves nothing behind.
     std::fs::create_dir_all(dir.root.join("games")).map_err(|e| file_error(&dir.root, e))?;

@@ -9,7 +9,8 @@ use bots::mcts::{Mcts, MctsConfig, Selection};
 use bots::net_eval::{legal_softmax, seat_values};
 use bots::nn::{Mlp, Scratch};
 use bots::rng::Rng;
-use bots::solver::{Outcome, Solver};
+use crate::exact::ExactEndgame;
+use bots::solver::ExactPlay;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,7 +35,8 @@ pub struct SelfPlaySettings {
     pub c_puct: f32,
     pub fpu_reduction: f32,
     /// Once at most this many actions are legal, the exact solver plays the game out (0 =
-    /// never; only for `Game::WIN_OR_LOSS` games): the result is then the one perfect play
+    /// never; only for games with an exact endgame search, `ExactEndgame`: win/loss games
+    /// and Black Hole's margin search): the result is then the one perfect play
     /// gives from there, a truer target for the earlier positions than what two searches of
     /// a few dozen playouts would make of the endgame. Solved moves are not samples.
     pub solve_legal: usize,
@@ -73,7 +75,7 @@ pub struct SelfPlayStats {
     pub elapsed: Duration,
 }
 
-struct Slot<G: Encode> {
+struct Slot<G: Encode + ExactEndgame> {
     seed: u64,
     state: G,
     mcts: Mcts<G>,
@@ -92,7 +94,7 @@ enum Step {
     GameOver(GameRecord),
 }
 
-impl<G: Encode> Slot<G> {
+impl<G: Encode + ExactEndgame> Slot<G> {
     fn new(seed: u64, config: &MctsConfig) -> Self {
         let state = G::new_game(&mut Rng::new(seed));
         Slot {
@@ -110,7 +112,7 @@ impl<G: Encode> Slot<G> {
 
     /// Runs the search until a leaf needs the net, or the game ends. With a `solver`, small
     /// enough positions are played by it instead (see [`SelfPlaySettings::solve_legal`]).
-    fn step(&mut self, settings: &SelfPlaySettings, rng: &mut Rng, mut solver: Option<&mut Solver>) -> Step {
+    fn step(&mut self, settings: &SelfPlaySettings, rng: &mut Rng, mut solver: Option<&mut (dyn ExactPlay<G> + 'static)>) -> Step {
         loop {
             if self.state.is_terminal() {
                 return Step::GameOver(GameRecord {
@@ -170,16 +172,13 @@ impl<G: Encode> Slot<G> {
 
     /// The solver's move when at most `max_legal` actions are legal and it settles the
     /// position within its budget: the winning move, or any move of a lost position.
-    fn solved_move(&self, solver: &mut Solver, max_legal: usize) -> Option<Action> {
+    fn solved_move(&self, solver: &mut dyn ExactPlay<G>, max_legal: usize) -> Option<Action> {
         let mut legal = ActionList::new();
         self.state.legal_actions(&mut legal);
         if legal.len() > max_legal {
             return None;
         }
-        match solver.solve(&self.state, SOLVE_NODES, None)? {
-            Outcome::Win(action) => Some(action),
-            Outcome::Loss => Some(legal[0]),
-        }
+        solver.exact_action(&self.state, SOLVE_NODES, None)
     }
 
     fn play(&mut self, action: Action, target: Option<SearchTarget>) {
@@ -207,7 +206,7 @@ fn sample(weights: &[f32], rng: &mut Rng) -> usize {
 
 /// Plays `games` games with `net`, spread over the current rayon pool. `on_game` is called
 /// after every finished game (for progress display).
-pub fn generate<G: Encode>(
+pub fn generate<G: Encode + ExactEndgame>(
     net: &Arc<Mlp>,
     settings: &SelfPlaySettings,
     games: usize,
@@ -236,7 +235,7 @@ pub fn generate<G: Encode>(
     (records, stats)
 }
 
-fn run_shard<G: Encode>(
+fn run_shard<G: Encode + ExactEndgame>(
     net: &Arc<Mlp>,
     settings: &SelfPlaySettings,
     seeds: &[u64],
@@ -261,14 +260,14 @@ fn run_shard<G: Encode>(
     let mut priors: Vec<f32> = Vec::new();
     let mut scratch = Scratch::default();
     // One table per thread, shared by its games: positions keep their value across games.
-    let mut solver = (settings.solve_legal > 0 && G::WIN_OR_LOSS).then(Solver::new);
+    let mut solver = if settings.solve_legal > 0 { G::exact_player() } else { None };
     loop {
         // Collect one leaf from every game still running.
         waiting.clear();
         features.clear();
         for (i, slot_entry) in slots.iter_mut().enumerate() {
             while let Some(slot) = slot_entry {
-                match slot.step(settings, &mut rng, solver.as_mut()) {
+                match slot.step(settings, &mut rng, solver.as_deref_mut()) {
                     Step::NeedsEval => {
                         let (leaf, _, _) = slot.mcts.pending_leaf().expect("pending leaf");
                         let row = features.len();
@@ -380,9 +379,9 @@ mod tests {
             for (i, (&action, target)) in r.actions.iter().zip(&r.targets).enumerate() {
                 state.legal_actions(&mut legal);
                 if solved_at.is_none() && legal.len() <= s.solve_legal {
-                    let winner = match Solver::new().solve(&state, u64::MAX, None).unwrap() {
-                        Outcome::Win(_) => state.to_move(),
-                        Outcome::Loss => 1 - state.to_move(),
+                    let winner = match bots::solver::Solver::new().solve(&state, u64::MAX, None).unwrap() {
+                        bots::solver::Outcome::Win(_) => state.to_move(),
+                        bots::solver::Outcome::Loss => 1 - state.to_move(),
                     };
                     assert_eq!(r.utilities[winner], 1.0, "perfect play from move {i} decides the game");
                     solved_at = Some(i);
@@ -393,6 +392,40 @@ mod tests {
                 state.apply(action);
             }
             assert!(solved_at.is_some_and(|i| i < r.actions.len() - 1), "solved before the last move");
+        }
+    }
+
+    /// Black Hole's margin search plays self-play endgames out the same way: the final
+    /// margin is the exact margin of the first position with that few legal moves.
+    #[test]
+    fn the_margin_search_plays_out_black_hole_endgames() {
+        use bots::blackhole::endgame::EndgameSolver;
+        use bots::blackhole::BlackHole;
+        let net = zero_net_for::<BlackHole>(4);
+        let mut s = settings();
+        s.full_playouts = 8;
+        s.fast_playouts = 4;
+        s.solve_legal = 36;
+        let (records, _) = generate::<BlackHole>(&net, &s, 3, 11, &|| {});
+        assert_eq!(records.len(), 3);
+        for r in &records {
+            let mut state = BlackHole::new_game(&mut Rng::new(r.seed));
+            let mut legal = ActionList::new();
+            let mut solved_at = None;
+            for (i, (&action, target)) in r.actions.iter().zip(&r.targets).enumerate() {
+                state.legal_actions(&mut legal);
+                if solved_at.is_none() && legal.len() <= s.solve_legal {
+                    let exact = EndgameSolver::new().solve(&state, u64::MAX, None).unwrap().margin;
+                    let final_margin = (r.scores[state.to_move()] - r.scores[1 - state.to_move()]) / 2.0;
+                    assert_eq!(final_margin, exact as f32, "perfect play from move {i} sets the margin");
+                    solved_at = Some(i);
+                }
+                if solved_at.is_some() {
+                    assert!(target.is_none(), "no sample from a solved position");
+                }
+                state.apply(action);
+            }
+            assert!(solved_at.is_some(), "the endgame was solved");
         }
     }
 

@@ -9,6 +9,7 @@
 //!
 //! Actions: `field * 15 + (value - 1)`.
 
+pub mod endgame;
 pub mod protocol;
 
 use crate::encode::Encode;

@@ -2,20 +2,46 @@
 //! we are Red, else Red's first move; moves `A3=6`; `Quit` ends the game (Blue's last move may
 //! or may not be relayed to Red first). 5 seconds of thinking per player per game.
 
+use super::endgame::EndgameSolver;
 use super::{parse_field, BlackHole, BROWN_STONES, TURNS};
-use crate::agent::Agent;
+use crate::agent::{Agent, SearchAgent};
 use crate::bot::{Contest, Platform};
 use crate::codecup::{codecup_start_or_reply, Codecup};
+use crate::game::Game;
+use crate::mcts::MctsConfig;
+use crate::net_eval::NetEvaluator;
+use crate::nn::Mlp;
 use crate::protocol::{LineReader, ProtocolError};
+use crate::rng::Rng;
+use crate::solver::ExactAgent;
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
 pub const GAME_SECONDS: u64 = 5;
+
+/// The margin search plays every position with at most this many legal moves: Blue's last 5
+/// stones (10 empty fields x 5 stones = 50 at turn 21) and Red's last 4 (36 at turn 22), which
+/// it settles in tens of milliseconds (Red's turn 20, 55 moves, can take half a second).
+pub const SOLVER_LEGAL_MOVES: usize = 50;
+/// Of such a move's time, the margin search may take this share before the net search plays.
+pub const SOLVER_TIME_SHARE: f64 = 0.5;
+/// The margin search's node budget when a move has no deadline (arena games by playouts).
+pub const SOLVER_NODES: u64 = 20_000_000;
+/// The clock is split over the first 21 actions (Red's 11 searched moves, Blue's 10) plus one
+/// move in reserve for the first solve: the solved moves need next to no time.
+pub const PLAN: Option<(usize, u32)> = Some((21, 1));
 
 impl Contest for BlackHole {
     const PLATFORM: Platform = Platform::CodeCup;
     // 0.5 instead of 1.5: 4 losses instead of 10 in 200 judged games, the same margin (BENCHMARKS.md).
     const PUCT_C: f32 = 0.5;
+
+    /// The net search, with the exact margin search playing the last moves.
+    fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
+        let search = SearchAgent::new(BlackHole::new_game(&mut Rng::new(0)), config, NetEvaluator::new(net), playouts);
+        Box::new(ExactAgent::new(search, Box::new(EndgameSolver::new()), SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PLAN))
+    }
 
     fn clock(time_scale: f64) -> Clock {
         Clock::per_game(GAME_SECONDS, time_scale)
@@ -61,6 +87,47 @@ mod tests {
         assert_eq!(out.lines().count(), 1);
         let blue = BlackHole::parse_action(out.trim()).unwrap();
         assert_ne!(BlackHole::field_and_value(blue).0, parse_field("B2").unwrap());
+    }
+
+    /// The agent a submission plays with, on a rollout evaluator instead of a net.
+    fn exact_agent() -> ExactAgent<BlackHole, crate::tools::RolloutEvaluator> {
+        let search = SearchAgent::new(BlackHole::new_game(&mut Rng::new(0)), MctsConfig::puct(), crate::tools::RolloutEvaluator::new(1), Some(50));
+        ExactAgent::new(search, Box::new(EndgameSolver::new()), SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PLAN)
+    }
+
+    fn after_random_moves(seed: u64, turns: usize) -> BlackHole {
+        let mut rng = Rng::new(seed);
+        let mut game = BlackHole::new_game(&mut rng);
+        let mut legal = crate::game::ActionList::new();
+        while game.turn() < turns {
+            game.legal_actions(&mut legal);
+            game.apply(legal[rng.below(legal.len())]);
+        }
+        game
+    }
+
+    /// From Blue's turn 21 (50 legal moves) on, the margin search plays, and its move keeps
+    /// the exact margin; Red's turn 20 (55 legal moves) is still searched.
+    #[test]
+    fn the_margin_search_plays_the_last_moves() {
+        for seed in 0..4 {
+            let game = after_random_moves(seed, 21);
+            let mut agent = exact_agent();
+            let action = agent.choose(&game, None);
+            assert!(agent.last_report().starts_with("solved exactly"), "{}", agent.last_report());
+            let exact = EndgameSolver::new().solve(&game, u64::MAX, None).unwrap().margin;
+            let mut after = game.clone();
+            after.apply(action);
+            let reply = EndgameSolver::new().solve(&after, u64::MAX, None).unwrap().margin;
+            assert_eq!(-reply, exact, "seed {seed}: the move keeps the exact margin");
+
+            let earlier = after_random_moves(seed, 20);
+            let mut agent = exact_agent();
+            agent.choose(&earlier, None);
+            assert!(agent.last_report().starts_with("playouts"), "{}", agent.last_report());
+        }
+        // The clock plan: the 21 searched actions plus one move in reserve.
+        assert_eq!(exact_agent().planned_game(), Some((21, 1)));
     }
 
     #[test]
