@@ -99,11 +99,11 @@ impl Position {
         }
     }
 
-    fn play(&self, field: usize, value: u8) -> Position {
+    fn play(&self, adjacent: &[u64; FIELDS], field: usize, value: u8) -> Position {
         let mut next = *self;
         next.empty &= !(1 << field);
         let signed = if self.mover == 0 { value as i8 } else { -(value as i8) };
-        let mut around = neighbours(field) & next.empty;
+        let mut around = adjacent[field] & next.empty;
         while around != 0 {
             let g = around.trailing_zeros() as usize;
             around &= around - 1;
@@ -141,8 +141,29 @@ pub struct Solved {
     pub margin: i32,
 }
 
+/// Most moves a position can have: every field with every stone.
+const MAX_MOVES: usize = FIELDS * STONES;
+
+/// A position's moves with their ordering scores, on the stack.
+struct Moves {
+    len: usize,
+    items: [(i32, u8, u8); MAX_MOVES],
+}
+
+impl Moves {
+    fn push(&mut self, score: i32, field: usize, value: u8) {
+        self.items[self.len] = (score, field as u8, value);
+        self.len += 1;
+    }
+    fn as_slice(&self) -> &[(i32, u8, u8)] {
+        &self.items[..self.len]
+    }
+}
+
 pub struct EndgameSolver {
     table: Vec<Entry>,
+    /// `neighbours` of every field, looked up instead of recomputed in the inner loop.
+    adjacent: [u64; FIELDS],
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -157,7 +178,8 @@ impl Default for EndgameSolver {
 
 impl EndgameSolver {
     pub fn new() -> Self {
-        EndgameSolver { table: vec![NO_ENTRY; TABLE_SIZE], nodes: 0, node_limit: u64::MAX, deadline: None, aborted: false }
+        let adjacent = std::array::from_fn(neighbours);
+        EndgameSolver { table: vec![NO_ENTRY; TABLE_SIZE], adjacent, nodes: 0, node_limit: u64::MAX, deadline: None, aborted: false }
     }
 
     /// Nodes visited by the last solve.
@@ -184,50 +206,49 @@ impl EndgameSolver {
 
     /// A move reaching `margin`, by re-searching each child (only if the table lost the root).
     fn any_best(&mut self, root: &Position, margin: i32) -> Option<u16> {
-        for (field, value) in self.moves(root, 0) {
-            if -self.search(&root.play(field, value), -margin - 1, -margin + 1) == margin {
-                return Some((field * 16 + value as usize) as u16);
+        let moves = self.moves(root, 0);
+        for &(_, field, value) in moves.as_slice() {
+            if -self.search(&root.play(&self.adjacent, field as usize, value), -margin - 1, -margin + 1) == margin {
+                return Some(field as u16 * 16 + value as u16);
             }
         }
         None
     }
 
     /// The moves worth trying, roughly best first: `tt_best` first, then by a static guess.
-    fn moves(&self, pos: &Position, tt_best: u16) -> Vec<(usize, u8)> {
+    fn moves(&self, pos: &Position, tt_best: u16) -> Moves {
         let hand = pos.hand[pos.mover];
         let smallest = hand.trailing_zeros() as u8 + 1;
-        let mut scored: Vec<(i32, usize, u8)> = Vec::with_capacity(FIELDS * 8);
+        let mut moves = Moves { len: 0, items: [(0, 0, 0); MAX_MOVES] };
         let mut empties = pos.empty;
         while empties != 0 {
             let f = empties.trailing_zeros() as usize;
             empties &= empties - 1;
-            let open = (neighbours(f) & pos.empty).count_ones() as i32;
+            let open = (self.adjacent[f] & pos.empty).count_ones() as i32;
             // Filling a field that would be good for us as the hole costs us that hole.
             let lost_hole = pos.own_sum(f);
             if open == 0 {
                 // No empty field next to it: this stone can never touch the hole, so spend the
                 // smallest one (keeping larger ones in hand is never worse for their owner).
-                scored.push((-2 * lost_hole - 1, f, smallest));
+                moves.push(-2 * lost_hole - 1, f, smallest);
                 continue;
             }
             let mut rest = hand;
             while rest != 0 {
                 let v = rest.trailing_zeros() as u8 + 1;
                 rest &= rest - 1;
-                scored.push((-2 * lost_hole + open * v as i32, f, v));
+                moves.push(-2 * lost_hole + open * v as i32, f, v);
             }
         }
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0));
-        let mut out: Vec<(usize, u8)> = Vec::with_capacity(scored.len());
+        let len = moves.len;
+        moves.items[..len].sort_unstable_by(|a, b| b.0.cmp(&a.0));
         if tt_best != 0 {
-            let (f, v) = (tt_best as usize / 16, (tt_best % 16) as u8);
-            if pos.empty >> f & 1 == 1 && hand >> (v - 1) & 1 == 1 {
-                out.push((f, v));
+            let (f, v) = ((tt_best / 16) as u8, (tt_best % 16) as u8);
+            if let Some(i) = moves.items[..len].iter().position(|&(_, mf, mv)| mf == f && mv == v) {
+                moves.items[..=i].rotate_right(1);
             }
         }
-        let first = out.first().copied();
-        out.extend(scored.into_iter().map(|(_, f, v)| (f, v)).filter(|&m| first != Some(m)));
-        out
+        moves
     }
 
     /// The mover's final margin under perfect play, or a bound on it outside `(alpha, beta)`.
@@ -248,7 +269,7 @@ impl EndgameSolver {
             let a = pos.empty.trailing_zeros() as usize;
             let b = 63 - pos.empty.leading_zeros() as usize;
             let v = 15 - pos.hand[pos.mover].leading_zeros() as i32 + 1;
-            let touching = if neighbours(a) >> b & 1 == 1 { v } else { 0 };
+            let touching = if self.adjacent[a] >> b & 1 == 1 { v } else { 0 };
             return pos.own_sum(a).max(pos.own_sum(b)) + touching;
         }
         // Whatever field ends as the hole, its margin lies between these bounds.
@@ -259,7 +280,7 @@ impl EndgameSolver {
         while rest != 0 {
             let f = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let open = (neighbours(f) & pos.empty).count_ones() as usize;
+            let open = (self.adjacent[f] & pos.empty).count_ones() as usize;
             let s = pos.own_sum(f);
             low = low.min(s - their_best[open]);
             high = high.max(s + own_best[open]);
@@ -293,8 +314,10 @@ impl EndgameSolver {
         let original_alpha = alpha;
         let mut best = i32::MIN;
         let mut best_move = 0u16;
-        for (field, value) in self.moves(pos, tt_best) {
-            let score = -self.search(&pos.play(field, value), -beta, -alpha);
+        let moves = self.moves(pos, tt_best);
+        for &(_, field, value) in moves.as_slice() {
+            let field = field as usize;
+            let score = -self.search(&pos.play(&self.adjacent, field, value), -beta, -alpha);
             if self.aborted {
                 return 0;
             }
