@@ -267,6 +267,19 @@ mod tests {
         assert_eq!(TrainConfig::for_game("connect4"), TrainConfig::default());
     }
 
+    /// The games with an exact endgame search hand their self-play endgames to it by default;
+    /// Black Hole's 36 legal moves are Red's turn 22 (9 empty fields x 4 stones): the last 8
+    /// stones, where Blue's turn 21 (10 x 5 = 50) is still searched.
+    #[test]
+    fn exact_endgames_are_on_by_default_where_a_search_exists() {
+        assert_eq!(TrainConfig::for_game("zuniq").selfplay.solve_legal, 22);
+        assert_eq!(TrainConfig::for_game("blackhole").selfplay.solve_legal, 36);
+        for game in ["connect4", "6561", "qttt"] {
+            assert_eq!(TrainConfig::for_game(game).selfplay.solve_legal, 0, "{game}");
+        }
+        TrainConfig::for_game("blackhole").validate().unwrap();
+    }
+
     #[test]
     fn defaults_round_trip_through_toml() {
         let c = TrainConfig::default();
