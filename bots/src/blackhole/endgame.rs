@@ -4,7 +4,7 @@
 //! bounds on what the hole can still count and by one dominance rule. The UCT and net searches
 //! only estimate these last moves; margins are what the ranking sums, so every point counts.
 
-use super::{neighbours, BlackHole, EMPTY, FIELDS, STONES};
+use super::{fields_in, neighbours, BlackHole, EMPTY, FIELDS, STONES};
 use crate::game::{Action, Game, Player};
 use crate::rng::splitmix64;
 use crate::solver::ExactPlay;
@@ -71,18 +71,8 @@ impl Position {
             }
         }
         for f in 0..FIELDS {
-            let mut sum = 0i32;
-            let mut around = neighbours(f);
-            while around != 0 {
-                let g = around.trailing_zeros() as usize;
-                around &= around - 1;
-                match game.cells[g] {
-                    c @ 1..=15 => sum += c as i32,
-                    c @ 16..=30 => sum -= c as i32 - STONES as i32,
-                    _ => {}
-                }
-            }
-            pos.sums[f] = sum as i8;
+            let (red, blue) = game.sums_around(f);
+            pos.sums[f] = (red as i32 - blue as i32) as i8;
         }
         pos.key ^= pos.mover as u64;
         pos
@@ -103,10 +93,7 @@ impl Position {
         let mut next = *self;
         next.empty &= !(1 << field);
         let signed = if self.mover == 0 { value as i8 } else { -(value as i8) };
-        let mut around = adjacent[field] & next.empty;
-        while around != 0 {
-            let g = around.trailing_zeros() as usize;
-            around &= around - 1;
+        for g in fields_in(adjacent[field] & next.empty) {
             next.sums[g] += signed;
         }
         next.hand[self.mover] &= !(1 << (value - 1));
@@ -220,10 +207,7 @@ impl EndgameSolver {
         let hand = pos.hand[pos.mover];
         let smallest = hand.trailing_zeros() as u8 + 1;
         let mut moves = Moves { len: 0, items: [(0, 0, 0); MAX_MOVES] };
-        let mut empties = pos.empty;
-        while empties != 0 {
-            let f = empties.trailing_zeros() as usize;
-            empties &= empties - 1;
+        for f in fields_in(pos.empty) {
             let open = (self.adjacent[f] & pos.empty).count_ones() as i32;
             // Filling a field that would be good for us as the hole costs us that hole.
             let lost_hole = pos.own_sum(f);
@@ -276,10 +260,7 @@ impl EndgameSolver {
         let own_best = largest_sums(pos.hand[pos.mover]);
         let their_best = largest_sums(pos.hand[1 - pos.mover]);
         let (mut low, mut high) = (i32::MAX, i32::MIN);
-        let mut rest = pos.empty;
-        while rest != 0 {
-            let f = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for f in fields_in(pos.empty) {
             let open = (self.adjacent[f] & pos.empty).count_ones() as usize;
             let s = pos.own_sum(f);
             low = low.min(s - their_best[open]);

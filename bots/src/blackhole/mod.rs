@@ -55,6 +55,17 @@ pub fn neighbours(field: usize) -> u64 {
         .fold(0u64, |m, i| m | 1 << i)
 }
 
+/// The fields of a bit set, lowest first.
+pub fn fields_in(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let f = set.trailing_zeros() as usize;
+            set &= set - 1;
+            f
+        })
+    })
+}
+
 /// `A1`-style label of a field.
 pub fn label(field: usize) -> String {
     let (u, v) = coords(field);
@@ -104,12 +115,13 @@ impl BlackHole {
 
     /// (R, B): the stone sums of each colour next to the hole (zero before the end).
     pub fn hole_sums(&self) -> (u32, u32) {
-        let Some(hole) = self.hole() else { return (0, 0) };
+        self.hole().map_or((0, 0), |hole| self.sums_around(hole))
+    }
+
+    /// (R, B) if `field` were the hole now: the red and the blue stones on its neighbours.
+    pub fn sums_around(&self, field: usize) -> (u32, u32) {
         let (mut r, mut b) = (0, 0);
-        let mut n = neighbours(hole);
-        while n != 0 {
-            let f = n.trailing_zeros() as usize;
-            n &= n - 1;
+        for f in fields_in(neighbours(field)) {
             match self.cells[f] {
                 c @ 1..=15 => r += c as u32,
                 c @ 16..=30 => b += c as u32 - STONES as u32,
@@ -272,21 +284,11 @@ impl Encode for BlackHole {
             match self.cells[f] {
                 EMPTY => {
                     out[base] = 1.0;
-                    let mut sums = [0u32; 2];
-                    let mut empty = 0u32;
-                    let mut around = neighbours(f);
-                    while around != 0 {
-                        let g = around.trailing_zeros() as usize;
-                        around &= around - 1;
-                        match self.cells[g] {
-                            EMPTY => empty += 1,
-                            BROWN => {}
-                            c if c as usize <= STONES => sums[usize::from(me != 0)] += c as u32,
-                            c => sums[usize::from(me != 1)] += (c - STONES as u8) as u32,
-                        }
-                    }
-                    out[base + 7] = sums[0] as f32 / 45.0;
-                    out[base + 8] = sums[1] as f32 / 45.0;
+                    let (red, blue) = self.sums_around(f);
+                    let (own, opponent) = if me == 0 { (red, blue) } else { (blue, red) };
+                    let empty = fields_in(neighbours(f)).filter(|&g| self.cells[g] == EMPTY).count();
+                    out[base + 7] = own as f32 / 45.0;
+                    out[base + 8] = opponent as f32 / 45.0;
                     out[base + 9] = empty as f32 / 6.0;
                 }
                 BROWN => out[base + 1] = 1.0,
