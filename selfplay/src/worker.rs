@@ -359,31 +359,26 @@ mod tests {
         }
     }
 
-    /// With `solve_legal`, a Zuniq game is played out by the solver from the first position
-    /// with that few legal segments: no sample after it, and the winner is the one the solver
-    /// names there.
-    #[test]
-    fn the_solver_plays_out_win_or_loss_endgames() {
-        use bots::zuniq::Zuniq;
-        let net = zero_net_for::<Zuniq>(4);
+    /// Self-play of `G` with `solve_legal`, `games` games: each is checked by `check` at the
+    /// first position with that few legal actions (the record and the move number given),
+    /// and must have no sample from there on. Returns, per game, the move number of that
+    /// position and the game's length.
+    fn solved_self_play<G: Encode + ExactEndgame>(solve_legal: usize, games: usize, seed: u64, check: impl Fn(&G, &GameRecord, usize)) -> Vec<(usize, usize)> {
         let mut s = settings();
         s.full_playouts = 8;
         s.fast_playouts = 4;
-        s.solve_legal = 16;
-        let (records, _) = generate::<Zuniq>(&net, &s, 4, 9, &|| {});
-        assert_eq!(records.len(), 4);
+        s.solve_legal = solve_legal;
+        let (records, _) = generate::<G>(&zero_net_for::<G>(4), &s, games, seed, &|| {});
+        assert_eq!(records.len(), games);
+        let mut solved = Vec::new();
         for r in &records {
-            let mut state = Zuniq::new();
+            let mut state = G::new_game(&mut Rng::new(r.seed));
             let mut legal = ActionList::new();
             let mut solved_at = None;
             for (i, (&action, target)) in r.actions.iter().zip(&r.targets).enumerate() {
                 state.legal_actions(&mut legal);
-                if solved_at.is_none() && legal.len() <= s.solve_legal {
-                    let winner = match bots::solver::Solver::new().solve(&state, u64::MAX, None).unwrap() {
-                        bots::solver::Outcome::Win(_) => state.to_move(),
-                        bots::solver::Outcome::Loss => 1 - state.to_move(),
-                    };
-                    assert_eq!(r.utilities[winner], 1.0, "perfect play from move {i} decides the game");
+                if solved_at.is_none() && legal.len() <= solve_legal {
+                    check(&state, r, i);
                     solved_at = Some(i);
                 }
                 if solved_at.is_some() {
@@ -391,8 +386,26 @@ mod tests {
                 }
                 state.apply(action);
             }
-            assert!(solved_at.is_some_and(|i| i < r.actions.len() - 1), "solved before the last move");
+            solved.push((solved_at.expect("the endgame was solved"), r.actions.len()));
         }
+        solved
+    }
+
+    /// With `solve_legal`, a Zuniq game is played out by the solver from the first position
+    /// with that few legal segments: no sample after it, and the winner is the one the solver
+    /// names there.
+    #[test]
+    fn the_solver_plays_out_win_or_loss_endgames() {
+        use bots::solver::{Outcome, Solver};
+        use bots::zuniq::Zuniq;
+        let solved = solved_self_play::<Zuniq>(16, 4, 9, |state, r, i| {
+            let winner = match Solver::new().solve(state, u64::MAX, None).unwrap() {
+                Outcome::Win(_) => state.to_move(),
+                Outcome::Loss => 1 - state.to_move(),
+            };
+            assert_eq!(r.utilities[winner], 1.0, "perfect play from move {i} decides the game");
+        });
+        assert!(solved.iter().all(|&(i, length)| i + 1 < length), "solved before the last move");
     }
 
     /// Black Hole's margin search plays self-play endgames out the same way: the final
@@ -401,32 +414,13 @@ mod tests {
     fn the_margin_search_plays_out_black_hole_endgames() {
         use bots::blackhole::endgame::EndgameSolver;
         use bots::blackhole::BlackHole;
-        let net = zero_net_for::<BlackHole>(4);
-        let mut s = settings();
-        s.full_playouts = 8;
-        s.fast_playouts = 4;
-        s.solve_legal = 36;
-        let (records, _) = generate::<BlackHole>(&net, &s, 3, 11, &|| {});
-        assert_eq!(records.len(), 3);
-        for r in &records {
-            let mut state = BlackHole::new_game(&mut Rng::new(r.seed));
-            let mut legal = ActionList::new();
-            let mut solved_at = None;
-            for (i, (&action, target)) in r.actions.iter().zip(&r.targets).enumerate() {
-                state.legal_actions(&mut legal);
-                if solved_at.is_none() && legal.len() <= s.solve_legal {
-                    let exact = EndgameSolver::new().solve(&state, u64::MAX, None).unwrap().margin;
-                    let final_margin = (r.scores[state.to_move()] - r.scores[1 - state.to_move()]) / 2.0;
-                    assert_eq!(final_margin, exact as f32, "perfect play from move {i} sets the margin");
-                    solved_at = Some(i);
-                }
-                if solved_at.is_some() {
-                    assert!(target.is_none(), "no sample from a solved position");
-                }
-                state.apply(action);
-            }
-            assert!(solved_at.is_some(), "the endgame was solved");
-        }
+        let solved = solved_self_play::<BlackHole>(36, 3, 11, |state, r, i| {
+            let exact = EndgameSolver::new().solve(state, u64::MAX, None).unwrap().margin;
+            let final_margin = (r.scores[state.to_move()] - r.scores[1 - state.to_move()]) / 2.0;
+            assert_eq!(final_margin, exact as f32, "perfect play from move {i} sets the margin");
+        });
+        // Red's turn 22: 9 empty fields x 4 stones.
+        assert!(solved.iter().all(|&(i, length)| i == 22 && length == 30), "{solved:?}");
     }
 
     #[test]
