@@ -5,8 +5,7 @@
 
 use bots::blackhole::endgame::EndgameSolver;
 use bots::blackhole::{BlackHole, TURNS};
-use bots::game::{ActionList, Game};
-use bots::rng::Rng;
+use bots::tools::after_random_actions;
 use std::time::Instant;
 
 fn main() {
@@ -24,16 +23,10 @@ fn main() {
         depths = vec![8, 10, 11];
     }
     let mut solver = EndgameSolver::new();
-    let mut list = ActionList::new();
     for left in depths {
         let (mut nodes, mut slowest) = (0u64, 0f64);
         for seed in 0..10 {
-            let mut rng = Rng::new(seed);
-            let mut game = BlackHole::new_game(&mut rng);
-            while game.turn() < TURNS - left {
-                game.legal_actions(&mut list);
-                game.apply(list[rng.below(list.len())]);
-            }
+            let game: BlackHole = after_random_actions(seed, TURNS - left);
             let start = Instant::now();
             solver.solve(&game, u64::MAX, None).expect("no budget given");
             slowest = slowest.max(start.elapsed().as_secs_f64());

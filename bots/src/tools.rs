@@ -56,6 +56,22 @@ impl<G: Game> Evaluator<G> for RolloutEvaluator {
     }
 }
 
+/// A new game set up from `Rng::new(seed)`, then `actions` uniformly random legal actions drawn
+/// from the same generator (fewer if the game ends first): test and benchmark positions.
+pub fn after_random_actions<G: Game>(seed: u64, actions: usize) -> G {
+    let mut rng = Rng::new(seed);
+    let mut state = G::new_game(&mut rng);
+    let mut list = ActionList::new();
+    for _ in 0..actions {
+        if state.is_terminal() {
+            break;
+        }
+        state.legal_actions(&mut list);
+        state.apply(list[rng.below(list.len())]);
+    }
+    state
+}
+
 /// Number of leaf positions exactly `depth` actions from `state` (terminal positions reached
 /// earlier count for nothing). The classic move-generator check, generic over games.
 pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {

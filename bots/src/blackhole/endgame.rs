@@ -336,7 +336,6 @@ impl ExactPlay<BlackHole> for EndgameSolver {
 mod tests {
     use super::*;
     use crate::game::ActionList;
-    use crate::rng::Rng;
 
     /// Plain minimax over the rules engine: the reference the solver must agree with.
     fn minimax(game: &BlackHole) -> i32 {
@@ -358,15 +357,9 @@ mod tests {
             .unwrap()
     }
 
+    /// A position `left` moves before the end, reached by random play.
     fn random_position(seed: u64, left: usize) -> BlackHole {
-        let mut rng = Rng::new(seed);
-        let mut game = BlackHole::new_game(&mut rng);
-        let mut list = ActionList::new();
-        while game.turn() < super::super::TURNS - left {
-            game.legal_actions(&mut list);
-            game.apply(list[rng.below(list.len())]);
-        }
-        game
+        crate::tools::after_random_actions(seed, super::super::TURNS - left)
     }
 
     #[test]
@@ -383,17 +376,8 @@ mod tests {
             let mut after = game.clone();
             assert!(game.is_legal(solved.action));
             after.apply(solved.action);
-            let after_margin = if after.is_terminal() {
-                let s = after.scores();
-                (s[game.to_move()] - s[1 - game.to_move()]) as i32 / 2
-            } else {
-                let r = minimax(&after);
-                if game.to_move() == 0 {
-                    r
-                } else {
-                    -r
-                }
-            };
+            let red_after = minimax(&after);
+            let after_margin = if game.to_move() == 0 { red_after } else { -red_after };
             assert_eq!(after_margin, mover_margin, "seed {seed}: the named move is not best");
         }
     }

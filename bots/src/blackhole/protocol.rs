@@ -95,23 +95,12 @@ mod tests {
         ExactAgent::new(search, Box::new(EndgameSolver::new()), SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PLAN)
     }
 
-    fn after_random_moves(seed: u64, turns: usize) -> BlackHole {
-        let mut rng = Rng::new(seed);
-        let mut game = BlackHole::new_game(&mut rng);
-        let mut legal = crate::game::ActionList::new();
-        while game.turn() < turns {
-            game.legal_actions(&mut legal);
-            game.apply(legal[rng.below(legal.len())]);
-        }
-        game
-    }
-
     /// From Blue's turn 21 (50 legal moves) on, the margin search plays, and its move keeps
     /// the exact margin; Red's turn 20 (55 legal moves) is still searched.
     #[test]
     fn the_margin_search_plays_the_last_moves() {
         for seed in 0..4 {
-            let game = after_random_moves(seed, 21);
+            let game = crate::tools::after_random_actions::<BlackHole>(seed, 21);
             let mut agent = exact_agent();
             let action = agent.choose(&game, None);
             assert!(agent.last_report().starts_with("solved exactly"), "{}", agent.last_report());
@@ -121,7 +110,7 @@ mod tests {
             let reply = EndgameSolver::new().solve(&after, u64::MAX, None).unwrap().margin;
             assert_eq!(-reply, exact, "seed {seed}: the move keeps the exact margin");
 
-            let earlier = after_random_moves(seed, 20);
+            let earlier = crate::tools::after_random_actions::<BlackHole>(seed, 20);
             let mut agent = exact_agent();
             agent.choose(&earlier, None);
             assert!(agent.last_report().starts_with("playouts"), "{}", agent.last_report());
