@@ -10,7 +10,8 @@ pub struct ClockArgs {
     /// Fraction of every time budget the bot keeps unused.
     #[arg(long, default_value_t = 0.1)]
     pub margin_frac: f64,
-    /// Milliseconds the bot keeps unused on every move.
+    /// Milliseconds the bot keeps unused: on every turn of a per-turn clock, once per game of a
+    /// per-game clock.
     #[arg(long, default_value_t = 15)]
     pub margin_ms: u64,
     /// Multiply the contest's time limits (below 1 for a judge slower than its clock says).

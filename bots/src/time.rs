@@ -24,7 +24,9 @@ impl Clock {
 pub struct Safety {
     /// Fraction of every budget kept back (the judge may be slower or busier than we are).
     pub fraction: f64,
-    /// Fixed time kept back on every move (reading input, writing output, process wake-up).
+    /// Fixed time kept back: on every turn of a per-turn clock (reading input, writing output,
+    /// process wake-up), once from a per-game clock (whose fraction already covers hundreds of
+    /// such sub-millisecond costs).
     pub fixed: Duration,
 }
 
