@@ -4,20 +4,9 @@
 
 mod common;
 
-use common::{assert_clean_error, run};
+use common::{assert_clean_error, one_at_a_time, run};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, MutexGuard};
-
-/// Held by every test here for its whole run. The judge times answers by the wall clock, so a
-/// clocked game must not share the (possibly two) cores with another test's rustc or arena:
-/// on a loaded machine each move's process wake-ups cost the bot milliseconds it cannot see.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn one_at_a_time() -> MutexGuard<'static, ()> {
-    // A failed test poisons the lock; the others still run.
-    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// Judged games here run at this fraction of the contest clock, to keep the suite short; the
 /// exported bot is built with the same scale so it budgets for the clock the judge enforces.

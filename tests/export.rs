@@ -10,7 +10,7 @@ use bots::nn::{Mlp, Scratch, Storage};
 use bots::nn_write::to_bytes_calibrated;
 use bots::tools::{calibration_inputs, CALIBRATION_POSITIONS, CALIBRATION_SEED};
 use bots::rng::Rng;
-use common::{assert_clean_error, data, run};
+use common::{assert_clean_error, data, one_at_a_time, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -51,6 +51,7 @@ fn positions(net: &Mlp, count: usize) -> Vec<Connect4> {
 
 #[test]
 fn quantised_nets_agree_with_f32_on_1200_positions() {
+    let _serial = one_at_a_time();
     let net = shipped_net();
     let test_positions = positions(&net, 1200);
     // Check the storage the CodinGame export actually picks for the shipped net, and f16.
@@ -92,6 +93,7 @@ fn rustc_available() -> bool {
 
 #[test]
 fn exported_bot_compiles_with_plain_rustc_and_plays_legally_on_time() {
+    let _serial = one_at_a_time();
     assert!(rustc_available(), "rustc is needed for this test");
     let dir = std::env::temp_dir().join(format!("cupzero-export-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -136,6 +138,7 @@ fn exported_bot_compiles_with_plain_rustc_and_plays_legally_on_time() {
 
 #[test]
 fn export_refuses_bad_requests_with_one_line() {
+    let _serial = one_at_a_time();
     let dir = std::env::temp_dir().join(format!("cupzero-export-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out_file = dir.join("x.rs");

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::run;
+use common::{one_at_a_time, run};
 use std::path::PathBuf;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -18,6 +18,7 @@ fn records(path: &PathBuf) -> Vec<serde_json::Value> {
 
 #[test]
 fn uct_beats_random_through_the_protocol_without_faults() {
+    let _serial = one_at_a_time();
     let dir = temp_dir("uct");
     let path = dir.join("games.jsonl");
     let out = run(
@@ -46,6 +47,7 @@ fn uct_beats_random_through_the_protocol_without_faults() {
 /// Programs that misbehave lose, and the record says why.
 #[test]
 fn faults_are_losses_with_a_reason() {
+    let _serial = one_at_a_time();
     let dir = temp_dir("faults");
     let cases = [
         ("sleep 5", "timeout"),
@@ -74,6 +76,7 @@ fn faults_are_losses_with_a_reason() {
 
 #[test]
 fn transcripts_are_written_per_game_and_seat() {
+    let _serial = one_at_a_time();
     let dir = temp_dir("transcripts");
     let out = run(
         &["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "2", "--transcripts", dir.to_str().unwrap(), "--records", dir.join("r.jsonl").to_str().unwrap()],

@@ -3,6 +3,18 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard};
+
+/// Held for its whole run by every test of a file that judges clocked games. The judge times
+/// answers by the wall clock, so a clocked game must not share the (possibly two) cores with
+/// another test's rustc, arena or bots: on a loaded machine each move's process wake-ups cost
+/// the bot milliseconds it cannot see. (Cargo runs the test files one after another; the
+/// tests of one file run in parallel unless they take this.)
+pub fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    // A failed test poisons the lock; the others still run.
+    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 pub fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_cupzero")
