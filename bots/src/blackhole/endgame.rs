@@ -89,11 +89,11 @@ impl Position {
         }
     }
 
-    fn play(&self, adjacent: &[u64; FIELDS], field: usize, value: u8) -> Position {
+    fn play(&self, field: usize, value: u8) -> Position {
         let mut next = *self;
         next.empty &= !(1 << field);
         let signed = if self.mover == 0 { value as i8 } else { -(value as i8) };
-        for g in fields_in(adjacent[field] & next.empty) {
+        for g in fields_in(neighbours(field) & next.empty) {
             next.sums[g] += signed;
         }
         next.hand[self.mover] &= !(1 << (value - 1));
@@ -149,8 +149,6 @@ impl Moves {
 
 pub struct EndgameSolver {
     table: Vec<Entry>,
-    /// `neighbours` of every field, looked up instead of recomputed in the inner loop.
-    adjacent: [u64; FIELDS],
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -165,8 +163,7 @@ impl Default for EndgameSolver {
 
 impl EndgameSolver {
     pub fn new() -> Self {
-        let adjacent = std::array::from_fn(neighbours);
-        EndgameSolver { table: vec![NO_ENTRY; TABLE_SIZE], adjacent, nodes: 0, node_limit: u64::MAX, deadline: None, aborted: false }
+        EndgameSolver { table: vec![NO_ENTRY; TABLE_SIZE], nodes: 0, node_limit: u64::MAX, deadline: None, aborted: false }
     }
 
     /// Nodes visited by the last solve.
@@ -195,7 +192,7 @@ impl EndgameSolver {
     fn any_best(&mut self, root: &Position, margin: i32) -> Option<u16> {
         let moves = self.moves(root, 0);
         for &(_, field, value) in moves.as_slice() {
-            if -self.search(&root.play(&self.adjacent, field as usize, value), -margin - 1, -margin + 1) == margin {
+            if -self.search(&root.play(field as usize, value), -margin - 1, -margin + 1) == margin {
                 return Some(field as u16 * 16 + value as u16);
             }
         }
@@ -208,7 +205,7 @@ impl EndgameSolver {
         let smallest = hand.trailing_zeros() as u8 + 1;
         let mut moves = Moves { len: 0, items: [(0, 0, 0); MAX_MOVES] };
         for f in fields_in(pos.empty) {
-            let open = (self.adjacent[f] & pos.empty).count_ones() as i32;
+            let open = (neighbours(f) & pos.empty).count_ones() as i32;
             // Filling a field that would be good for us as the hole costs us that hole.
             let lost_hole = pos.own_sum(f);
             if open == 0 {
@@ -253,7 +250,7 @@ impl EndgameSolver {
             let a = pos.empty.trailing_zeros() as usize;
             let b = 63 - pos.empty.leading_zeros() as usize;
             let v = 15 - pos.hand[pos.mover].leading_zeros() as i32 + 1;
-            let touching = if self.adjacent[a] >> b & 1 == 1 { v } else { 0 };
+            let touching = if neighbours(a) >> b & 1 == 1 { v } else { 0 };
             return pos.own_sum(a).max(pos.own_sum(b)) + touching;
         }
         // Whatever field ends as the hole, its margin lies between these bounds.
@@ -261,7 +258,7 @@ impl EndgameSolver {
         let their_best = largest_sums(pos.hand[1 - pos.mover]);
         let (mut low, mut high) = (i32::MAX, i32::MIN);
         for f in fields_in(pos.empty) {
-            let open = (self.adjacent[f] & pos.empty).count_ones() as usize;
+            let open = (neighbours(f) & pos.empty).count_ones() as usize;
             let s = pos.own_sum(f);
             low = low.min(s - their_best[open]);
             high = high.max(s + own_best[open]);
@@ -298,7 +295,7 @@ impl EndgameSolver {
         let moves = self.moves(pos, tt_best);
         for &(_, field, value) in moves.as_slice() {
             let field = field as usize;
-            let score = -self.search(&pos.play(&self.adjacent, field, value), -beta, -alpha);
+            let score = -self.search(&pos.play(field, value), -beta, -alpha);
             if self.aborted {
                 return 0;
             }

@@ -42,18 +42,41 @@ pub fn coords(field: usize) -> (i32, i32) {
 }
 
 /// The index of (u, v), if it is a field.
-pub fn index(u: i32, v: i32) -> Option<usize> {
-    (u >= 0 && v >= 0 && u + v < SIDE).then(|| (8 * u - u * (u - 1) / 2 + v) as usize)
+pub const fn index(u: i32, v: i32) -> Option<usize> {
+    if u >= 0 && v >= 0 && u + v < SIDE {
+        Some((8 * u - u * (u - 1) / 2 + v) as usize)
+    } else {
+        None
+    }
 }
 
-/// The neighbours of every field, as a bit set.
+/// The neighbours of a field, as a bit set.
 pub fn neighbours(field: usize) -> u64 {
-    let (u, v) = coords(field);
-    [(u, v - 1), (u, v + 1), (u - 1, v), (u - 1, v + 1), (u + 1, v - 1), (u + 1, v)]
-        .iter()
-        .filter_map(|&(a, b)| index(a, b))
-        .fold(0u64, |m, i| m | 1 << i)
+    NEIGHBOURS[field]
 }
+
+/// `neighbours` of every field, built at compile time: feature encoding and the margin search
+/// ask for them in their inner loops.
+const NEIGHBOURS: [u64; FIELDS] = {
+    const STEPS: [(i32, i32); 6] = [(0, -1), (0, 1), (-1, 0), (-1, 1), (1, -1), (1, 0)];
+    let mut table = [0u64; FIELDS];
+    let mut u = 0;
+    while u < SIDE {
+        let mut v = 0;
+        while u + v < SIDE {
+            let mut step = 0;
+            while step < STEPS.len() {
+                if let (Some(field), Some(next)) = (index(u, v), index(u + STEPS[step].0, v + STEPS[step].1)) {
+                    table[field] |= 1 << next;
+                }
+                step += 1;
+            }
+            v += 1;
+        }
+        u += 1;
+    }
+    table
+};
 
 /// The fields of a bit set, lowest first.
 pub fn fields_in(mut set: u64) -> impl Iterator<Item = usize> {
