@@ -11,30 +11,31 @@ use std::process::{Command, Stdio};
 /// Judged games here run at this fraction of the contest clock, to keep the suite short; the
 /// exported bot is built with the same scale so it budgets for the clock the judge enforces.
 const TIME_SCALE: &str = "0.2";
-/// The exporter's default share of the clock kept back.
-const MARGIN: &str = "0.1";
 /// 6561's clock is 60 s a player for 1000 moves: a twentieth keeps two games near 6 s.
 const TIME_SCALE_6561: &str = "0.05";
 /// At that scale a move gets about 5 ms, while the costs outside the bot's own clock (the pipe,
 /// two process wake-ups) do not shrink: half a millisecond a move on a busy machine, a tenth of
 /// the budget. The bot is exported with a quarter kept back instead of the default tenth.
-const MARGIN_6561: &str = "0.25";
+const MARGIN_6561: Option<&str> = Some("0.25");
 
 fn checkpoint(game: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints").join(game).join("net.czw")
 }
 
-/// Exports `game`'s shipped net, compiles it, judges two games against `partner` at
-/// `time_scale` (the bot keeps `margin_frac` of its clock back) and feeds it garbage; returns the judge's report and the game records (JSON lines).
-fn export_compile_and_judge(game: &str, partner: &str, time_scale: &str, margin_frac: &str, garbage_error: &str) -> (String, String) {
+/// Exports `game`'s shipped net (keeping `margin_frac` of its clock back, if given, else the
+/// exporter's default), compiles it, judges two games against `partner` at `time_scale` and
+/// feeds it garbage; returns the judge's report and the game records (JSON lines).
+fn export_compile_and_judge(game: &str, partner: &str, time_scale: &str, margin_frac: Option<&str>, garbage_error: &str) -> (String, String) {
     let dir = std::env::temp_dir().join(format!("cupzero-codecup-{game}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let source = dir.join("bot.rs");
-    let out = run(
-        &["export", game, "--checkpoint", checkpoint(game).to_str().unwrap(), "--platform", "codecup", "--time-scale", time_scale, "--margin-frac", margin_frac, "-o", source.to_str().unwrap()],
-        "",
-    );
+    let net = checkpoint(game);
+    let mut export = vec!["export", game, "--checkpoint", net.to_str().unwrap(), "--platform", "codecup", "--time-scale", time_scale, "-o", source.to_str().unwrap()];
+    if let Some(fraction) = margin_frac {
+        export.extend(["--margin-frac", fraction]);
+    }
+    let out = run(&export, "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&source).unwrap();
     assert!(!text.contains("extern crate") && !text.contains("#[test]") && !text.contains("connect4"), "only {game}'s modules travel");
@@ -75,7 +76,7 @@ fn mean_points_of_a(report: &str) -> f64 {
 #[test]
 fn blackhole_export_plays_legally_on_time() {
     let _serial = one_at_a_time();
-    let (report, _) = export_compile_and_judge("blackhole", "uct", TIME_SCALE, MARGIN, "expected a field A1..H1");
+    let (report, _) = export_compile_and_judge("blackhole", "uct", TIME_SCALE, None, "expected a field A1..H1");
     // Points are 75 plus the margin, so any finished game scores between 0 and 150.
     assert!((0.0..=150.0).contains(&mean_points_of_a(&report)), "{report}");
 }
@@ -97,7 +98,7 @@ fn arena_against_uct(game: &str, games: usize, playouts: u32) -> (f64, f64, f64)
 #[test]
 fn qttt_export_plays_legally_on_time() {
     let _serial = one_at_a_time();
-    let (report, _) = export_compile_and_judge("qttt", "uct", TIME_SCALE, MARGIN, "does not fit here");
+    let (report, _) = export_compile_and_judge("qttt", "uct", TIME_SCALE, None, "does not fit here");
     // 20 for a lone four-line plus at most a full board's bonus.
     assert!((0.0..=60.0).contains(&mean_points_of_a(&report)), "{report}");
 }
@@ -105,7 +106,7 @@ fn qttt_export_plays_legally_on_time() {
 #[test]
 fn zuniq_export_plays_legally_on_time_and_never_claims_a_loss() {
     let _serial = one_at_a_time();
-    let (report, records) = export_compile_and_judge("zuniq", "uct", TIME_SCALE, MARGIN, "expected Start or a move");
+    let (report, records) = export_compile_and_judge("zuniq", "uct", TIME_SCALE, None, "expected Start or a move");
     // A (our bot) scores 100 or 50 plus a claim bonus of at most 10; a failed claim scores 0.
     for game in records.lines() {
         let points: f64 = game.split("\"points\":[").nth(1).and_then(|r| r.split(',').next()).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{game}"));
