@@ -3,7 +3,7 @@
 use crate::GameName;
 use anyhow::{bail, Result};
 use bots::connect4::Connect4;
-use bots::bot::Contest;
+use bots::classic::Classic;
 use clap::Args;
 use selfplay::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec, Sprt, SprtOutcome};
 use selfplay::train::load_weights;
@@ -15,10 +15,10 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
     pub game: GameName,
-    /// Player A: a weights file (.czw), `uct` or `random`.
+    /// Player A: a weights file (.czw), `classic`, `uct` or `random`.
     #[arg(long)]
     pub a: String,
-    /// Player B: a weights file (.czw), `uct` or `random`.
+    /// Player B: a weights file (.czw), `classic`, `uct` or `random`.
     #[arg(long)]
     pub b: String,
     #[arg(long, default_value_t = 200)]
@@ -26,7 +26,7 @@ pub struct ArenaArgs {
     /// Thinking time per move for both players, in milliseconds.
     #[arg(long, conflicts_with = "playouts")]
     pub move_ms: Option<u64>,
-    /// Playouts per move for both players.
+    /// Playouts per move for both players (nodes for an alpha-beta classic bot).
     #[arg(long)]
     pub playouts: Option<u64>,
     /// Playouts per move for B only (overrides --playouts / --move-ms for B).
@@ -48,8 +48,10 @@ pub struct ArenaArgs {
     pub seed: u64,
 }
 
-fn player<G: Contest>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
+fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
     Ok(match spec {
+        "classic" if G::classic_agent(0, Some(1)).is_none() => bail!("{} has no classic bot", G::NAME),
+        "classic" => PlayerSpec::Classic,
         "uct" => PlayerSpec::Uct,
         "random" => PlayerSpec::Random,
         path => {
@@ -82,7 +84,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     }
 }
 
-fn run_game<G: Contest>(args: &ArenaArgs) -> Result<()> {
+fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }

@@ -9,6 +9,7 @@ use bots::net_eval::NetEvaluator;
 use bots::nn::Scratch;
 use bots::nn_write::Describe;
 use std::sync::Arc;
+use bots::classic::Classic;
 use bots::tools::{apply_texts, perft as count, RolloutEvaluator};
 use bots::mcts::{Mcts, MctsConfig, SearchLimits};
 use bots::rng::Rng;
@@ -35,6 +36,10 @@ pub struct BenchArgs {
     /// Also measure a net (.czw): raw forward passes/s and net-guided search playouts/s.
     #[arg(long)]
     pub weights: Option<std::path::PathBuf>,
+    /// Instead, measure the classic bot: one game against itself with this many milliseconds
+    /// a move (its search speed and, for Connect 4, the depth reached).
+    #[arg(long)]
+    pub classic_ms: Option<u64>,
 }
 
 pub fn perft(args: PerftArgs) -> Result<()> {
@@ -65,6 +70,15 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         bail!("--seconds must be in (0, 3600), got {}", args.seconds);
     }
     let period = Duration::from_secs_f64(args.seconds);
+    if let Some(ms) = args.classic_ms {
+        return match args.game {
+            GameName::Connect4 => bench_classic::<Connect4>(ms),
+            GameName::Blackhole => bench_classic::<bots::blackhole::BlackHole>(ms),
+            GameName::Zuniq => bench_classic::<bots::zuniq::Zuniq>(ms),
+            GameName::G6561 => bench_classic::<bots::game6561::Game6561>(ms),
+            GameName::Qttt => bench_classic::<bots::qttt::Qttt>(ms),
+        };
+    }
     match args.game {
         GameName::Connect4 => {
             bench_game::<Connect4>(period);
@@ -135,6 +149,28 @@ fn bench_net<G: Contest>(path: &std::path::Path, period: Duration) -> Result<()>
         G::NAME,
         stats.playouts as f64 / stats.elapsed.as_secs_f64()
     );
+    Ok(())
+}
+
+/// One game of the classic bot against itself, `ms` per move: what each decision searched.
+fn bench_classic<G: Classic>(ms: u64) -> Result<()> {
+    let (Some(mut first), Some(mut second)) = (G::classic_agent(1, None), G::classic_agent(2, None)) else {
+        bail!("{} has no classic bot", G::NAME);
+    };
+    let mut state = G::new_game(&mut Rng::new(1));
+    let (mut nodes, mut seconds) = (0u64, 0.0);
+    while !state.is_terminal() {
+        let agent = if state.to_move() == 0 { &mut first } else { &mut second };
+        let start = Instant::now();
+        let action = agent.choose(&state, Some(start + Duration::from_millis(ms)));
+        seconds += start.elapsed().as_secs_f64();
+        nodes += agent.last_playouts().unwrap_or(0);
+        println!("{}: {} {}: {}", G::NAME, state.to_move(), G::format_action(action), agent.last_report());
+        first.observe(action);
+        second.observe(action);
+        state.apply(action);
+    }
+    println!("{}: classic bot against itself: {:.0} nodes or playouts/s over {:.2} s (one thread)", G::NAME, nodes as f64 / seconds.max(1e-9), seconds);
     Ok(())
 }
 

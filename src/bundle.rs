@@ -200,7 +200,8 @@ fn module_source<'a>(sources: &HashMap<&str, &'a str>, dir: &str, name: &str) ->
     Err(format!("module {dir}{name} not found in the bots sources"))
 }
 
-/// The text of module file `path` with its `mod x;` lines replaced by the modules' contents.
+/// The text of module file `path` with its `mod x;` lines replaced by the modules' contents;
+/// a module whose path (`mcts`, `connect4/classic`) `keep` refuses is left out.
 fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&str) -> bool) -> Result<String, String> {
     let mut lexed = lex(text).map_err(|e| format!("{path}: {e}"))?;
     strip_tests(&mut lexed).map_err(|e| format!("{path}: {e}"))?;
@@ -216,7 +217,7 @@ fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&
         let declaration = t.strip_prefix("pub ").unwrap_or(t).strip_prefix("mod ").and_then(|r| r.strip_suffix(';'));
         match declaration {
             Some(name) if name.chars().all(is_ident) => {
-                if path == "lib.rs" && !keep(name) {
+                if !keep(&format!("{dir}{name}")) {
                     continue;
                 }
                 let (child_path, child) = module_source(sources, &dir, name)?;
@@ -261,15 +262,37 @@ fn reachable_modules(sources: &HashMap<&str, &str>, roots: &[&str]) -> Result<Ve
     Ok(keep)
 }
 
+/// Which bot a bundle carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BundledEngine {
+    /// The net bot: the game's `classic` submodule is left out, so a submission carries no
+    /// code it never runs (Connect 4's net bot fills CodinGame's 100,000 bytes).
+    Net,
+    /// The classic bot: the `classic` module and the game's own `classic` submodule.
+    Classic,
+}
+
 /// Bundles the modules of `bots` that the bot program and game module `game_module` need,
 /// followed by `main_text`. Returns the code, minified.
-pub fn bundle_bots(game_module: &str, main_text: &str) -> Result<String, String> {
-    let sources: HashMap<&str, &str> = BOTS_SOURCES.iter().copied().collect();
+pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) -> Result<String, String> {
+    let mut sources: HashMap<&str, &str> = BOTS_SOURCES.iter().copied().collect();
     if !sources.contains_key(format!("{game_module}/mod.rs").as_str()) {
         return Err(format!("no game module {game_module} in bots"));
     }
-    let needed = reachable_modules(&sources, &["bot", game_module])?;
-    let keep = |name: &str| needed.iter().any(|n| n == name);
+    let classic_file = format!("{game_module}/classic.rs");
+    let roots: &[&str] = match engine {
+        BundledEngine::Net => {
+            sources.remove(classic_file.as_str());
+            &["bot", game_module]
+        }
+        BundledEngine::Classic => &["bot", "classic", game_module],
+    };
+    let needed = reachable_modules(&sources, roots)?;
+    let game_classic = format!("{game_module}/classic");
+    let keep = |path: &str| match path.split_once('/') {
+        None => needed.iter().any(|n| n == path),
+        Some(_) => engine == BundledEngine::Classic || path != game_classic,
+    };
     let lib = sources.get("lib.rs").ok_or("bots/src/lib.rs missing")?;
     let code = expand(&sources, "lib.rs", lib, &keep)?;
     let lexed = lex(&format!("{code}\n{main_text}"))?;
@@ -318,12 +341,16 @@ mod tests {
 
     #[test]
     fn bundle_keeps_only_the_asked_game_and_has_no_tests() {
-        let code = bundle_bots("connect4", "fn main() {}").unwrap();
+        let code = bundle_bots("connect4", "fn main() {}", BundledEngine::Net).unwrap();
         assert!(code.contains("pub mod connect4{"), "connect4 inlined");
+        assert!(!code.contains("pub mod classic{"), "the net bot carries no classic code");
         assert!(code.contains("pub mod mcts{"));
         assert!(!code.contains("pub mod nn_write"), "the weight writer is not reachable from the bot");
         assert!(!code.contains("#[cfg(test)]") && !code.contains("#[test]"));
         assert!(!code.contains("mod connect4;"), "every mod declaration expanded");
-        assert!(bundle_bots("chess", "").is_err());
+        assert!(bundle_bots("chess", "", BundledEngine::Net).is_err());
+        let classic = bundle_bots("connect4", "fn main() {}", BundledEngine::Classic).unwrap();
+        assert!(classic.matches("pub mod classic{").count() == 2, "the classic trait and Connect 4's classic bot");
+        assert!(!classic.contains("pub mod zuniq{") && !classic.contains("pub mod blackhole{"));
     }
 }

@@ -11,10 +11,10 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub struct JudgeArgs {
     pub game: GameName,
-    /// Player A: a shell command, or a built-in bot: `uct`, `random`.
+    /// Player A: a shell command, or a built-in bot: `classic`, `uct`, `random`.
     #[arg(long, default_value = "uct")]
     pub p0: String,
-    /// Player B: a shell command, or a built-in bot: `uct`, `random`.
+    /// Player B: a shell command, or a built-in bot: `classic`, `uct`, `random`.
     #[arg(long, default_value = "random")]
     pub p1: String,
     /// Number of games; A and B swap seats every game.
@@ -49,7 +49,7 @@ fn player_command(spec: &str, game: GameName, time_scale: f64) -> Result<PlayerC
         bail!("a player command is empty");
     }
     let engine = match spec {
-        "uct" | "random" => spec,
+        "classic" | "uct" | "random" => spec,
         _ => return Ok(PlayerCommand::shell(spec)),
     };
     let exe = std::env::current_exe().context("cannot find the cupzero executable for a built-in player")?;

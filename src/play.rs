@@ -4,7 +4,8 @@ use crate::clock_args::ClockArgs;
 use crate::GameName;
 use anyhow::{bail, Context, Result};
 use bots::agent::{Agent, SearchAgent};
-use bots::bot::{net_agent, run_bot, Contest};
+use bots::bot::{net_agent, run_bot};
+use bots::classic::Classic;
 use bots::connect4::Connect4;
 use bots::mcts::MctsConfig;
 use bots::tools::{RandomAgent, RolloutEvaluator};
@@ -16,6 +17,8 @@ use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Engine {
+    /// The game's net-free classic bot at contest strength (Connect 4, Black Hole, Zuniq).
+    Classic,
     /// MCTS (UCT1) with random playouts: the net-free baseline.
     Uct,
     /// Uniformly random legal moves.
@@ -32,7 +35,8 @@ pub struct PlayArgs {
     /// Weights file (.czw) for `--engine net`.
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// Stop each search after this many playouts (the clock still applies).
+    /// Stop each search after this many playouts (nodes for an alpha-beta classic bot; the
+    /// clock still applies).
     #[arg(long)]
     pub playouts: Option<u64>,
     #[command(flatten)]
@@ -60,7 +64,7 @@ impl TryFrom<&PlayArgs> for PlayConfig {
         }
         match (a.engine, &a.weights) {
             (Engine::Net, None) => bail!("--engine net needs --weights FILE"),
-            (Engine::Uct | Engine::Random, Some(_)) => bail!("--weights goes with --engine net"),
+            (Engine::Classic | Engine::Uct | Engine::Random, Some(_)) => bail!("--weights goes with --engine net"),
             _ => {}
         }
         Ok(PlayConfig {
@@ -81,12 +85,16 @@ pub fn run(args: PlayArgs) -> Result<()> {
     }
 }
 
-fn play<G: Contest>(args: &PlayArgs) -> Result<()> {
+fn play<G: Classic>(args: &PlayArgs) -> Result<()> {
     let config = PlayConfig::try_from(args)?;
     let start = G::new_game(&mut Rng::new(0));
     let mut agent: Box<dyn Agent<G>> = match args.engine {
         Engine::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(config.seed), args.playouts)),
         Engine::Random => Box::new(RandomAgent::new(config.seed)),
+        Engine::Classic => match G::classic_agent(config.seed, args.playouts) {
+            Some(agent) => agent,
+            None => bail!("{} has no classic bot", G::NAME),
+        },
         Engine::Net => {
             let path = args.weights.as_ref().expect("checked");
             let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;

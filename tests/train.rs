@@ -137,3 +137,8 @@ fn the_solver_in_self_play_is_refused_for_games_with_draws() {
     // Connect 4 has draws: a win-or-loss solver would take "no forced win" for a loss.
     assert_refused("solve", "connect4", "[selfplay]\nsolve_legal = 10\n", "solve_legal needs a game with an exact endgame search");
 }
+
+#[test]
+fn a_classic_evaluation_opponent_is_refused_for_games_without_one() {
+    assert_refused("classic", "qttt", "[eval]\nopponent = \"classic\"\n", "needs a game with a classic bot");
+}

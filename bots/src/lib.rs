@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod blackhole;
 pub mod bot;
+pub mod classic;
 pub mod codecup;
 pub mod connect4;
 pub mod encode;

@@ -1,11 +1,13 @@
-//! Head-to-head matches in-process: checkpoints, the UCT baseline and random play, both seats,
+//! Head-to-head matches in-process: checkpoints, the classic bots, the UCT baseline and random
+//! play, both seats,
 //! a playout or time budget per move, Elo with a 95% interval, optional SPRT early stop.
 
 use crate::parallel::run_games;
 use crate::stats::MatchStats;
 use bots::agent::{Agent, SearchAgent};
 use bots::tools::{RandomAgent, RolloutEvaluator};
-use bots::bot::{net_search_config, Contest};
+use bots::bot::net_search_config;
+use bots::classic::Classic;
 use bots::mcts::{MctsConfig, Selection};
 use bots::nn::Mlp;
 use bots::rng::Rng;
@@ -18,6 +20,8 @@ pub enum PlayerSpec {
     Random,
     /// UCT1 with random rollouts.
     Uct,
+    /// The game's net-free classic bot (`bots::classic`); the caller checks that it has one.
+    Classic,
     /// PUCT guided by a net, with the exported bot's search settings; `c_puct` replaces the
     /// game's exploration constant (to tune it before changing the bot).
     Net { label: String, net: Arc<Mlp>, c_puct: Option<f32> },
@@ -28,15 +32,17 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Random => "random".into(),
             PlayerSpec::Uct => "uct".into(),
+            PlayerSpec::Classic => "classic".into(),
             PlayerSpec::Net { label, .. } => label.clone(),
         }
     }
 
-    pub fn agent<G: Contest>(&self, seed: u64, playouts: Option<u64>) -> Box<dyn Agent<G>> {
+    pub fn agent<G: Classic>(&self, seed: u64, playouts: Option<u64>) -> Box<dyn Agent<G>> {
         let start = G::new_game(&mut Rng::new(0));
         match self {
             PlayerSpec::Random => Box::new(RandomAgent::new(seed)),
             PlayerSpec::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(seed), playouts)),
+            PlayerSpec::Classic => G::classic_agent(seed, playouts).unwrap_or_else(|| panic!("{} has no classic bot", G::NAME)),
             PlayerSpec::Net { net, c_puct, .. } => {
                 let mut config = net_search_config::<G>();
                 if let (Some(c), Selection::Puct { c: game_c, .. }) = (c_puct, &mut config.selection) {
@@ -139,7 +145,7 @@ pub struct ArenaGame {
     pub playouts: [u64; 2],
 }
 
-fn play_game<G: Contest>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: usize) -> ArenaGame {
+fn play_game<G: Classic>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: usize) -> ArenaGame {
     let a_seat = game % 2;
     let seed = config.seed.wrapping_add(game as u64);
     // seats[s] = index (0 = A, 1 = B) of the player in seat s
@@ -172,7 +178,7 @@ fn play_game<G: Contest>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: 
 }
 
 /// Plays the match; `on_game` sees each game and the running summary.
-pub fn run_arena<G: Contest>(
+pub fn run_arena<G: Classic>(
     players: &[PlayerSpec; 2],
     config: &ArenaConfig,
     on_game: &mut dyn FnMut(&ArenaGame, &ArenaSummary),

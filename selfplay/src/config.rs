@@ -82,9 +82,10 @@ pub struct EvalSection {
     pub games: usize,
     /// Playouts per move of the net player.
     pub playouts: u64,
-    /// `uct` or `random`.
+    /// `classic` (the game's net-free classic bot, where it has one), `uct` or `random`.
     pub opponent: String,
-    /// Playouts per move of a `uct` opponent.
+    /// Search budget per move of a `classic` or `uct` opponent (playouts; nodes for an
+    /// alpha-beta classic bot).
     pub opponent_playouts: u64,
 }
 
@@ -217,7 +218,7 @@ impl TrainConfig {
             (t.sample_reuse > 0.0, "training.sample_reuse must be positive"),
             (t.replay_window >= t.batch_size && t.min_replay <= t.replay_window, "training.replay_window must hold a batch and min_replay"),
             (t.decay_factor > 0.0 && t.decay_factor <= 1.0, "training.decay_factor must be in (0, 1]"),
-            (["uct", "random"].contains(&self.eval.opponent.as_str()), "eval.opponent must be \"uct\" or \"random\""),
+            (["classic", "uct", "random"].contains(&self.eval.opponent.as_str()), "eval.opponent must be \"classic\", \"uct\" or \"random\""),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, why)) => Err(why.to_string()),

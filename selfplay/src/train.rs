@@ -19,7 +19,7 @@ use crate::config::TrainConfig;
 use crate::exact::ExactEndgame;
 use crate::replay::{samples_from_record, ReplayBuffer};
 use crate::worker::{generate, GameRecord};
-use bots::bot::Contest;
+use bots::classic::Classic;
 use bots::game::Game;
 use bots::nn::Mlp;
 use bots::rng::Rng;
@@ -170,7 +170,7 @@ pub trait TrainObserver {
 /// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the game's defaults); a
 /// resumed run keeps the configuration it started with, and refuses a different `requested`
 /// one. `iterations` (the total to reach) overrides the configuration's in both cases.
-pub fn train<G: Contest + ExactEndgame>(
+pub fn train<G: Classic + ExactEndgame>(
     run_dir: &Path,
     requested: Option<&TrainConfig>,
     iterations: Option<u64>,
@@ -204,6 +204,9 @@ pub fn train<G: Contest + ExactEndgame>(
     config.validate().map_err(TrainError::Config)?;
     if config.selfplay.solve_legal > 0 && G::exact_player().is_none() {
         return Err(TrainError::Config(format!("selfplay.solve_legal needs a game with an exact endgame search, and {} has none", G::NAME)));
+    }
+    if config.eval.opponent == "classic" && G::classic_agent(0, Some(1)).is_none() {
+        return Err(TrainError::Config(format!("eval.opponent = \"classic\" needs a game with a classic bot, and {} has none", G::NAME)));
     }
     // Only now, so that a refused configuration leaves nothing behind.
     std::fs::create_dir_all(dir.root.join("games")).map_err(|e| file_error(&dir.root, e))?;
@@ -296,7 +299,11 @@ pub fn train<G: Contest + ExactEndgame>(
 
         // 4. Evaluate now and then.
         let (eval_score, eval_elo, eval_points) = if config.eval.every > 0 && iteration % config.eval.every == 0 && config.eval.games > 0 {
-            let opponent = if config.eval.opponent == "uct" { PlayerSpec::Uct } else { PlayerSpec::Random };
+            let opponent = match config.eval.opponent.as_str() {
+                "classic" => PlayerSpec::Classic,
+                "uct" => PlayerSpec::Uct,
+                _ => PlayerSpec::Random,
+            };
             let players = [PlayerSpec::Net { label: format!("iter {iteration}"), net: Arc::clone(&net), c_puct: None }, opponent];
             let arena = ArenaConfig {
                 games: config.eval.games,

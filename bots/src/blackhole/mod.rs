@@ -10,6 +10,7 @@
 //! Actions: `field * 15 + (value - 1)`.
 
 pub mod endgame;
+pub mod classic;
 pub mod protocol;
 
 use crate::encode::Encode;

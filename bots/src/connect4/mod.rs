@@ -4,6 +4,7 @@
 //!
 //! Actions: `0..=8` drop in that column (0 = leftmost), `9` = STEAL.
 
+pub mod classic;
 pub mod protocol;
 
 use crate::encode::Encode;

@@ -50,6 +50,9 @@ impl Contest for Game6561 {
     }
 }
 
+/// No classic bot yet: `classic` is refused for this game.
+impl crate::classic::Classic for Game6561 {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

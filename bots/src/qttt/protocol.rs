@@ -112,6 +112,9 @@ impl Contest for Qttt {
     }
 }
 
+/// No classic bot yet: `classic` is refused for this game.
+impl crate::classic::Classic for Qttt {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

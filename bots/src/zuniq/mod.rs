@@ -8,6 +8,7 @@
 //! joins (X,n)-(X+1,n). Actions: `0..30` horizontal `row * 5 + n - 1`, `30..60` vertical
 //! `30 + row * 6 + n - 1`.
 
+pub mod classic;
 pub mod protocol;
 
 use crate::encode::Encode;
