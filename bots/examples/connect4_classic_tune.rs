@@ -1,0 +1,92 @@
+//! Tunes the classic Connect 4 bot's evaluation against the shipped net, in-process and
+//! independent of machine load: the classic bot gets a node budget, the net a playout budget,
+//! each drawn from ±30% of the given one per game (so repeated lines still differ), games in
+//! pairs with swapped seats from the same opening.
+//!
+//! `cargo run --release -p cupzero-bots --example connect4_classic_tune -- PAIRS NODES [name=value ...]`
+//! with names `zug`, `zug_empties`, `good`, `bad`, `two`, `one` (the fields of
+//! `connect4::classic::Weights`); environment: `PLAYOUTS` (the net's, default 22000, what it
+//! searches in a 75 ms move), `OPEN` (random plies before the pair starts, default 0).
+
+use bots::agent::Agent;
+use bots::bot::{net_search_config, Contest};
+use bots::connect4::classic::{AlphaBeta, WEIGHTS};
+use bots::connect4::Connect4;
+use bots::game::{ActionList, Game};
+use bots::nn::Mlp;
+use bots::rng::Rng;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+fn fail(message: String) -> ! {
+    eprintln!("error: {message}");
+    std::process::exit(1);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number = |i: usize, what: &str| -> u64 {
+        args.get(i).and_then(|a| a.parse().ok()).unwrap_or_else(|| fail(format!("usage: PAIRS NODES [name=value ...]; bad or missing {what}")))
+    };
+    let (pairs, nodes) = (number(0, "PAIRS") as usize, number(1, "NODES"));
+    let env = |name: &str, default: u64| std::env::var(name).ok().map_or(default, |v| v.parse().unwrap_or_else(|_| fail(format!("{name}={v} is not a number"))));
+    let (playouts, open_plies) = (env("PLAYOUTS", 22_000), env("OPEN", 0));
+    let mut w = WEIGHTS;
+    for setting in &args[2..] {
+        let (name, value) = setting.split_once('=').unwrap_or_else(|| fail(format!("expected name=value, got {setting:?}")));
+        let value: i32 = value.parse().unwrap_or_else(|_| fail(format!("{setting:?}: not a number")));
+        match name {
+            "zug" => w.zugzwang = value,
+            "zug_empties" => w.zugzwang_empties = value as u32,
+            "good" => w.good_threat = value,
+            "bad" => w.bad_threat = value,
+            "two" => w.two_in_window = value,
+            "one" => w.one_in_window = value,
+            _ => fail(format!("unknown weight {name:?}")),
+        }
+    }
+    let bytes = std::fs::read("checkpoints/connect4/net.czw").unwrap_or_else(|e| fail(format!("checkpoints/connect4/net.czw: {e}")));
+    let net = Arc::new(Mlp::from_bytes(&bytes, "connect4").unwrap_or_else(|e| fail(e.to_string())));
+    let results = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    let jitter = |seed: u64| 0.7 + 0.6 * Rng::new(seed).unit_f64();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let pair = next.fetch_add(1, Ordering::SeqCst);
+                if pair >= pairs {
+                    break;
+                }
+                let mut rng = Rng::new(1000 + pair as u64);
+                let mut opening = Connect4::new();
+                let mut legal = ActionList::new();
+                for _ in 0..open_plies {
+                    opening.legal_actions(&mut legal);
+                    opening.apply(legal[rng.below(9)]);
+                }
+                for seat in 0..2 {
+                    let mut game = opening.clone();
+                    let mut classic = AlphaBeta::new(Some((nodes as f64 * jitter(pair as u64 * 7 + seat)) as u64));
+                    classic.weights = w;
+                    let net_playouts = (playouts as f64 * jitter(pair as u64 * 11 + seat)) as u64;
+                    let mut net_bot = Connect4::bot_agent(Arc::clone(&net), net_search_config::<Connect4>(), Some(net_playouts));
+                    while !game.is_terminal() {
+                        let action = if game.to_move() == seat as usize { classic.choose(&game, None) } else { net_bot.choose(&game, None) };
+                        classic.observe(action);
+                        net_bot.observe(action);
+                        game.apply(action);
+                    }
+                    let score = match game.winner() {
+                        Some(winner) if winner == seat as usize => 1.0,
+                        None => 0.5,
+                        _ => 0.0,
+                    };
+                    results.lock().unwrap().push(score);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap();
+    let score: f64 = results.iter().sum();
+    println!("{w:?}\nclassic {score}/{} = {:.1}% against the net ({nodes} nodes vs {playouts} playouts, {open_plies} random plies)", results.len(), 100.0 * score / results.len() as f64);
+}
