@@ -1,6 +1,581 @@
-//! The classic (net-free) BlackHole bot: placeholder until its search lands.
+//! The classic (net-free) Black Hole bot, built from what the CodeCup 2018 top players described:
+//!
+//! - **MCTS with exact short playouts.** A playout stops as soon as no empty field has an empty
+//!   neighbour (the *filling phase*). From there every stone lands next to no empty field, so
+//!   it changes no possible hole: each side just fills the hole worst for itself, and the hole
+//!   is an order statistic of the empty fields' margins ([`Board::filling_margin`], exact; the
+//!   tests check it against the exact endgame search).
+//! - **Moves grouped by field, then by stone.** Each tree node first picks a field (UCB over
+//!   the fields' pooled statistics), then one of a few representative stones for it (the
+//!   smallest, the largest and evenly spaced ones between): 31 x 15 moves become 31 + 4 choices.
+//! - **A playout policy** that puts high stones on fields with many empty neighbours and the
+//!   smallest stone into the empty field that favours the opponent most.
+//! - **The exact endgame** ([`EndgameSolver`]) for positions with few legal moves, and an exact
+//!   move in the filling phase.
+//! - **A clock that spends more early**, where the search decides the game ([`Agent::pace`]).
 
-use super::BlackHole;
+use super::endgame::EndgameSolver;
+use super::{fields_in, neighbours, BlackHole, EMPTY, FIELDS, STONES};
+use crate::agent::Agent;
 use crate::classic::Classic;
+use crate::game::{Action, ActionList, Game};
+use crate::rng::Rng;
+use std::time::Instant;
 
-impl Classic for BlackHole {}
+/// The exact search plays every position with at most this many legal moves (as the net bot).
+const SOLVER_LEGAL_MOVES: usize = 50;
+/// Of such a move's time, the exact search may take this share before the MCTS plays.
+const SOLVER_TIME_SHARE: f64 = 0.5;
+/// The exact search's node budget when a move has no deadline.
+const SOLVER_NODES: u64 = 20_000_000;
+/// The clock plan: the first 21 actions are searched (later ones are solved in next to no
+/// time), plus one own move in reserve for the first solve.
+const PLAN: Option<(usize, u32)> = Some((21, 1));
+/// Playouts per decision with neither a budget nor a deadline.
+const DEFAULT_PLAYOUTS: u64 = 50_000;
+
+/// The backed-up value mixes the result (win 1, draw 0, loss -1) with the margin over
+/// `MARGIN_SCALE` stones (clamped): both the win rate and the points count, and the margin
+/// alone lets the search give up a safe win for a few more points.
+const WIN_WEIGHT: f32 = 0.25;
+const MARGIN_SCALE: f32 = 20.0;
+/// UCB exploration constant (values lie in [-1, 1]).
+const EXPLORATION: f32 = 0.5;
+/// A leaf becomes a node once it has been reached this many times: most leaves are visited
+/// once and never again, so expanding them at once would spend memory for nothing.
+const EXPAND_AT: u32 = 2;
+/// Representative stones per field in the tree.
+const STONE_CHOICES: usize = 4;
+/// Caps on the tree's arrays (16 bytes per entry: 32 MB each at most).
+const MAX_FIELD_EDGES: usize = 2_000_000;
+const MAX_STONE_EDGES: usize = 2_000_000;
+/// The clock is read once per this many playouts.
+const CLOCK_EVERY: u64 = 32;
+
+/// Playout policy: the share of moves that fill the hole worst for the mover with its smallest
+/// stone; the others put a large stone on a field with many empty neighbours.
+const KILL_SHARE: u32 = 40;
+/// Fields compared per playout move (a tournament among random empty fields).
+const TOURNAMENT: usize = 3;
+
+/// What a position reduces to for the search: the empty fields, Red's minus Blue's stones next
+/// to each empty field (the margin if it ends as the hole), the stones in hand.
+#[derive(Clone, Copy)]
+struct Board {
+    empty: u64,
+    sums: [i8; FIELDS],
+    hand: [u16; 2],
+    mover: u8,
+    /// Pairs of neighbouring empty fields: 0 means the filling phase.
+    links: u32,
+}
+
+impl Board {
+    fn from_game(game: &BlackHole) -> Self {
+        let mut b = Board { empty: 0, sums: [0; FIELDS], hand: [0; 2], mover: game.to_move() as u8, links: 0 };
+        for player in 0..2 {
+            b.hand[player] = !game.used[player] & ((1 << STONES) - 1);
+        }
+        for f in 0..FIELDS {
+            if game.cells[f] == EMPTY {
+                b.empty |= 1 << f;
+            }
+        }
+        for f in fields_in(b.empty) {
+            let (red, blue) = game.sums_around(f);
+            b.sums[f] = (red as i32 - blue as i32) as i8;
+            b.links += (neighbours(f) & b.empty).count_ones();
+        }
+        b.links /= 2;
+        b
+    }
+
+    #[inline]
+    fn open(&self, field: usize) -> u32 {
+        (neighbours(field) & self.empty).count_ones()
+    }
+
+    /// The margin for the mover if `field` ends as the hole as it is now.
+    #[inline]
+    fn own(&self, field: usize) -> i32 {
+        if self.mover == 0 {
+            self.sums[field] as i32
+        } else {
+            -(self.sums[field] as i32)
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, field: usize, value: u8) {
+        self.empty &= !(1 << field);
+        let open = neighbours(field) & self.empty;
+        self.links -= open.count_ones();
+        let signed = if self.mover == 0 { value as i8 } else { -(value as i8) };
+        for g in fields_in(open) {
+            self.sums[g] += signed;
+        }
+        self.hand[self.mover as usize] &= !(1 << (value - 1));
+        self.mover ^= 1;
+    }
+
+    fn filling(&self) -> bool {
+        self.links == 0
+    }
+
+    /// In the filling phase (or at the end): Red's final margin with perfect play. Every stone
+    /// still to come lands next to no empty field, so the empty fields' margins stay as they
+    /// are; Red fills the lowest, Blue the highest, alternately, and the survivor is the hole.
+    /// With `n` empty fields, `n - 1` stones remain: the mover fills `n / 2` of them (rounded
+    /// up over the `n - 1`), so the hole is the `n / 2`-th lowest when Red moves first and the
+    /// `(n - 1) / 2`-th lowest when Blue does.
+    fn filling_margin(&self) -> i32 {
+        let mut margins = [0i8; FIELDS];
+        let mut n = 0;
+        for f in fields_in(self.empty) {
+            margins[n] = self.sums[f];
+            n += 1;
+        }
+        if n == 0 {
+            return 0;
+        }
+        let sorted = &mut margins[..n];
+        sorted.sort_unstable();
+        let rank = if self.mover == 0 { n / 2 } else { (n - 1) / 2 };
+        sorted[rank] as i32
+    }
+
+    /// The exact move in the filling phase: the smallest stone into the field worst for the mover.
+    fn filling_move(&self) -> (usize, u8) {
+        let field = fields_in(self.empty).min_by_key(|&f| self.own(f)).unwrap_or(0);
+        (field, self.smallest())
+    }
+
+    #[inline]
+    fn smallest(&self) -> u8 {
+        self.hand[self.mover as usize].trailing_zeros() as u8 + 1
+    }
+
+    #[inline]
+    fn largest(&self) -> u8 {
+        16 - self.hand[self.mover as usize].leading_zeros() as u8
+    }
+}
+
+/// A random playout from `board` to the filling phase, then the exact result: Red's margin.
+/// `list` holds the empty fields (any order), `n` of them.
+fn playout(mut b: Board, rng: &mut Rng) -> i32 {
+    let mut list = [0u8; FIELDS];
+    let mut n = 0;
+    for f in fields_in(b.empty) {
+        list[n] = f as u8;
+        n += 1;
+    }
+    while !b.filling() {
+        let kill = (rng.next_u64() % 100) < KILL_SHARE as u64;
+        // Tournament among a few random empty fields.
+        let mut best_i = rng.below(n);
+        let mut best_score = i32::MIN;
+        for t in 0..TOURNAMENT {
+            let i = if t == 0 { best_i } else { rng.below(n) };
+            let f = list[i] as usize;
+            let score = if kill {
+                // The hole that favours the opponent most.
+                -b.own(f)
+            } else {
+                // Many empty neighbours to carry the stone; among those, a field that would be
+                // a bad hole for us anyway.
+                4 * b.open(f) as i32 - b.own(f)
+            };
+            if score > best_score {
+                best_score = score;
+                best_i = i;
+            }
+        }
+        let f = list[best_i] as usize;
+        let value = if kill || b.open(f) == 0 { b.smallest() } else { b.largest() };
+        b.play(f, value);
+        n -= 1;
+        list[best_i] = list[n];
+    }
+    b.filling_margin()
+}
+
+/// What a finished game or a filling-phase position is worth to Red, in [-1, 1].
+#[inline]
+fn reward(margin: i32) -> f32 {
+    let m = margin as f32;
+    WIN_WEIGHT * m.signum() + (1.0 - WIN_WEIGHT) * (m / MARGIN_SCALE).clamp(-1.0, 1.0)
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A field as a move from a node; its stones follow in `stones[first..first + count]`
+/// (allocated when the field is first chosen: `count` 0 until then).
+#[derive(Clone, Copy)]
+struct FieldEdge {
+    visits: u32,
+    /// Sum of the values backed up through this field, for the node's mover.
+    sum: f32,
+    first: u32,
+    field: u8,
+    count: u8,
+}
+
+#[derive(Clone, Copy)]
+struct StoneEdge {
+    visits: u32,
+    sum: f32,
+    child: u32,
+    value: u8,
+}
+
+#[derive(Clone, Copy)]
+struct Node {
+    visits: u32,
+    first: u32,
+    count: u8,
+}
+
+/// The two-level tree.
+struct Tree {
+    nodes: Vec<Node>,
+    fields: Vec<FieldEdge>,
+    stones: Vec<StoneEdge>,
+}
+
+impl Tree {
+    fn new() -> Self {
+        Tree { nodes: Vec::new(), fields: Vec::new(), stones: Vec::new() }
+    }
+
+    fn clear(&mut self) {
+        self.nodes.clear();
+        self.fields.clear();
+        self.stones.clear();
+    }
+
+    fn full(&self) -> bool {
+        self.fields.len() + FIELDS > MAX_FIELD_EDGES || self.stones.len() + FIELDS * STONE_CHOICES > MAX_STONE_EDGES
+    }
+
+    /// A node for `board` (not in the filling phase), its fields in a static order (best guess
+    /// first: the first unvisited field is tried first).
+    fn add_node(&mut self, board: &Board) -> u32 {
+        let first = self.fields.len();
+        for f in fields_in(board.empty) {
+            self.fields.push(FieldEdge { visits: 0, sum: 0.0, first: 0, field: f as u8, count: 0 });
+        }
+        let count = self.fields.len() - first;
+        self.fields[first..].sort_unstable_by_key(|e| {
+            let f = e.field as usize;
+            -(4 * board.open(f) as i32 + board.own(f).abs())
+        });
+        self.nodes.push(Node { visits: 0, first: first as u32, count: count as u8 });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The stones tried on `field` at `board`: only the smallest when the field has no empty
+    /// neighbour (any other stone there is wasted), else the smallest, the largest and evenly
+    /// spaced ones between.
+    fn add_stones(&mut self, edge: usize, board: &Board) {
+        let field = self.fields[edge].field as usize;
+        let first = self.stones.len();
+        let hand = board.hand[board.mover as usize];
+        let mut values = [0u8; STONES];
+        let mut n = 0;
+        for v in 1..=STONES as u8 {
+            if hand >> (v - 1) & 1 == 1 {
+                values[n] = v;
+                n += 1;
+            }
+        }
+        let choices = if board.open(field) == 0 { 1 } else { STONE_CHOICES.min(n) };
+        let mut last = 0u8;
+        for k in 0..choices {
+            // Largest first: the first unvisited stone is tried first.
+            let i = if choices == 1 { 0 } else { (n - 1) - k * (n - 1) / (choices - 1) };
+            let v = values[i];
+            if v != last {
+                self.stones.push(StoneEdge { visits: 0, sum: 0.0, child: NONE, value: v });
+                last = v;
+            }
+        }
+        self.fields[edge].first = first as u32;
+        self.fields[edge].count = (self.stones.len() - first) as u8;
+    }
+
+    /// UCB over `count` entries given as (visits, sum); the first unvisited one if any.
+    #[inline]
+    fn ucb(parent: u32, stats: impl Iterator<Item = (u32, f32)>) -> usize {
+        let log = (parent.max(1) as f32).ln();
+        let mut best = 0;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, (visits, sum)) in stats.enumerate() {
+            if visits == 0 {
+                return i;
+            }
+            let n = visits as f32;
+            let score = sum / n + EXPLORATION * (log / n).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+/// The classic agent: see the module's documentation.
+pub struct ClassicAgent {
+    rng: Rng,
+    budget: Option<u64>,
+    tree: Tree,
+    solver: EndgameSolver,
+    /// (node, field edge, stone edge, mover) of the current descent.
+    path: Vec<(u32, u32, u32, u8)>,
+    report: String,
+    playouts: u64,
+}
+
+impl ClassicAgent {
+    pub fn new(seed: u64, budget: Option<u64>) -> Self {
+        ClassicAgent { rng: Rng::new(seed), budget, tree: Tree::new(), solver: EndgameSolver::new(), path: Vec::new(), report: String::new(), playouts: 0 }
+    }
+
+    /// One descent, playout and backup from `root` (not in the filling phase).
+    fn iterate(&mut self, root: &Board) {
+        let mut b = *root;
+        let mut node = 0u32;
+        self.path.clear();
+        let margin = loop {
+            let n = self.tree.nodes[node as usize];
+            let fields = &self.tree.fields[n.first as usize..n.first as usize + n.count as usize];
+            let fe = n.first as usize + Tree::ucb(n.visits, fields.iter().map(|e| (e.visits, e.sum)));
+            if self.tree.fields[fe].count == 0 {
+                self.tree.add_stones(fe, &b);
+            }
+            let e = self.tree.fields[fe];
+            let stones = &self.tree.stones[e.first as usize..e.first as usize + e.count as usize];
+            let se = e.first as usize + Tree::ucb(e.visits, stones.iter().map(|s| (s.visits, s.sum)));
+            self.path.push((node, fe as u32, se as u32, b.mover));
+            let s = self.tree.stones[se];
+            b.play(e.field as usize, s.value);
+            if b.filling() {
+                break b.filling_margin();
+            }
+            if s.child != NONE {
+                node = s.child;
+                continue;
+            }
+            if s.visits + 1 >= EXPAND_AT && !self.tree.full() {
+                let child = self.tree.add_node(&b);
+                self.tree.stones[se].child = child;
+            }
+            break playout(b, &mut self.rng);
+        };
+        let r = reward(margin);
+        for &(node, fe, se, mover) in &self.path {
+            let v = if mover == 0 { r } else { -r };
+            self.tree.nodes[node as usize].visits += 1;
+            let f = &mut self.tree.fields[fe as usize];
+            f.visits += 1;
+            f.sum += v;
+            let s = &mut self.tree.stones[se as usize];
+            s.visits += 1;
+            s.sum += v;
+        }
+    }
+
+    /// MCTS from `state` until the playout budget or the deadline.
+    fn search(&mut self, state: &BlackHole, deadline: Option<Instant>) -> Option<Action> {
+        let start = Instant::now();
+        let root = Board::from_game(state);
+        self.tree.clear();
+        self.tree.add_node(&root);
+        let limit = match (self.budget, deadline) {
+            (Some(b), _) => b.max(1),
+            (None, Some(_)) => u64::MAX,
+            (None, None) => DEFAULT_PLAYOUTS,
+        };
+        let mut done = 0u64;
+        while done < limit {
+            self.iterate(&root);
+            done += 1;
+            if done % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        self.playouts = done;
+        let n = self.tree.nodes[0];
+        let fields = &self.tree.fields[n.first as usize..n.first as usize + n.count as usize];
+        let best_field = fields.iter().max_by_key(|e| e.visits)?;
+        let stones = &self.tree.stones[best_field.first as usize..best_field.first as usize + best_field.count as usize];
+        let best_stone = stones.iter().max_by_key(|s| s.visits)?;
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        self.report = format!(
+            "playouts {done} in {:.0} ms ({:.0}/s), nodes {}, value {:+.3}",
+            secs * 1e3,
+            done as f64 / secs,
+            self.tree.nodes.len(),
+            best_stone.sum / best_stone.visits.max(1) as f32
+        );
+        Some(BlackHole::action(best_field.field as usize, best_stone.value))
+    }
+}
+
+impl Agent<BlackHole> for ClassicAgent {
+    fn choose(&mut self, state: &BlackHole, deadline: Option<Instant>) -> Action {
+        self.playouts = 0;
+        let board = Board::from_game(state);
+        if board.filling() {
+            let (field, value) = board.filling_move();
+            self.report = format!("filling phase, exact margin {:+}", board.filling_margin());
+            return BlackHole::action(field, value);
+        }
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        if legal.len() <= SOLVER_LEGAL_MOVES {
+            let now = Instant::now();
+            let solve_by = deadline.map(|d| now + d.saturating_duration_since(now).mul_f64(SOLVER_TIME_SHARE));
+            let nodes = if deadline.is_some() { u64::MAX } else { SOLVER_NODES };
+            if let Some(solved) = self.solver.solve(state, nodes, solve_by) {
+                self.report = format!("solved exactly ({} nodes), margin {:+}", self.solver.nodes(), solved.margin);
+                return solved.action;
+            }
+        }
+        match self.search(state, deadline) {
+            Some(action) if state.is_legal(action) => action,
+            _ => legal[0],
+        }
+    }
+
+    fn last_report(&self) -> String {
+        self.report.clone()
+    }
+
+    fn last_playouts(&self) -> Option<u64> {
+        Some(self.playouts)
+    }
+
+    /// More time early: the opening's field choices shape the whole game, while late moves
+    /// have small trees (and the last ones are solved).
+    fn pace(&self, state: &BlackHole) -> f64 {
+        match state.turn() {
+            0..=7 => 1.5,
+            8..=13 => 1.1,
+            _ => 0.7,
+        }
+    }
+
+    fn planned_game(&self) -> Option<(usize, u32)> {
+        PLAN
+    }
+}
+
+impl Classic for BlackHole {
+    fn classic_agent(seed: u64, budget: Option<u64>) -> Option<Box<dyn Agent<Self>>> {
+        Some(Box::new(ClassicAgent::new(seed, budget)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Random play until the filling phase, with at least one move left; `None` if the game
+    /// ends first.
+    fn random_filling_position(seed: u64) -> Option<BlackHole> {
+        let mut rng = Rng::new(seed);
+        let mut game = BlackHole::new_game(&mut rng);
+        let mut list = ActionList::new();
+        while !game.is_terminal() {
+            if Board::from_game(&game).filling() {
+                return Some(game);
+            }
+            game.legal_actions(&mut list);
+            game.apply(list[rng.below(list.len())]);
+        }
+        None
+    }
+
+    #[test]
+    fn the_filling_margin_is_exact() {
+        let mut solver = EndgameSolver::new();
+        let mut checked = 0;
+        for seed in 0..60 {
+            let Some(game) = random_filling_position(seed) else { continue };
+            let board = Board::from_game(&game);
+            let red = board.filling_margin();
+            let mover = if game.to_move() == 0 { red } else { -red };
+            let solved = solver.solve(&game, u64::MAX, None).unwrap();
+            assert_eq!(mover, solved.margin, "seed {seed}, turn {}", game.turn());
+            // The exact filling move keeps that margin.
+            let (field, value) = board.filling_move();
+            let mut after = game.clone();
+            after.apply(BlackHole::action(field, value));
+            let kept = if after.is_terminal() {
+                let s = after.scores();
+                let red = ((s[0] - s[1]) / 2.0) as i32;
+                if game.to_move() == 0 { red } else { -red }
+            } else {
+                -solver.solve(&after, u64::MAX, None).unwrap().margin
+            };
+            assert_eq!(kept, solved.margin, "seed {seed}: the filling move loses points");
+            checked += 1;
+        }
+        assert!(checked >= 40, "only {checked} positions reached the filling phase");
+    }
+
+    #[test]
+    fn plays_legal_moves_within_its_deadline() {
+        for seed in 0..3u64 {
+            let mut agents = [ClassicAgent::new(seed, None), ClassicAgent::new(seed + 100, None)];
+            let mut game = BlackHole::new_game(&mut Rng::new(seed));
+            while !game.is_terminal() {
+                let start = Instant::now();
+                let action = agents[game.to_move()].choose(&game, Some(start + Duration::from_millis(30)));
+                assert!(start.elapsed() < Duration::from_millis(80), "seed {seed} turn {}: {:?}", game.turn(), start.elapsed());
+                assert!(game.is_legal(action), "seed {seed} turn {}: illegal {action}", game.turn());
+                game.apply(action);
+            }
+        }
+    }
+
+    #[test]
+    fn a_budget_caps_the_playouts_and_repeats() {
+        let game = crate::tools::after_random_actions::<BlackHole>(3, 4);
+        let mut a = ClassicAgent::new(5, Some(2000));
+        let mut b = ClassicAgent::new(5, Some(2000));
+        let first = a.choose(&game, None);
+        assert_eq!(a.last_playouts(), Some(2000));
+        assert_eq!(b.choose(&game, None), first);
+        assert!(game.is_legal(first));
+    }
+
+    #[test]
+    fn the_search_beats_random_play() {
+        // A weak sanity check of the search's sign conventions: with a small budget it must
+        // outscore a random player clearly, in both seats.
+        let mut total = 0i32;
+        for seed in 0..6u64 {
+            let mut rng = Rng::new(seed);
+            let mut game = BlackHole::new_game(&mut rng);
+            let me = (seed % 2) as usize;
+            let mut agent = ClassicAgent::new(seed, Some(3000));
+            let mut list = ActionList::new();
+            while !game.is_terminal() {
+                let action = if game.to_move() == me {
+                    agent.choose(&game, None)
+                } else {
+                    game.legal_actions(&mut list);
+                    list[rng.below(list.len())]
+                };
+                game.apply(action);
+            }
+            let s = game.scores();
+            total += (s[me] - s[1 - me]) as i32 / 2;
+        }
+        assert!(total > 6 * 10, "mean margin {} over 6 games", total as f64 / 6.0);
+    }
+}
