@@ -60,6 +60,20 @@ fn connect4_classic_exports_and_beats_uct_on_the_clock() {
 }
 
 #[test]
+fn blackhole_classic_exports_and_plays_on_the_clock() {
+    let _serial = one_at_a_time();
+    let report = export_compile_and_judge("blackhole", "codecup", "0.2", 2, "expected a field A1..H1");
+    assert!(report.contains("games: 2"), "{report}");
+}
+
+#[test]
+fn zuniq_classic_exports_and_plays_on_the_clock() {
+    let _serial = one_at_a_time();
+    let report = export_compile_and_judge("zuniq", "codecup", "0.1", 2, "expected Start or a move");
+    assert!(report.contains("games: 2"), "{report}");
+}
+
+#[test]
 fn classic_plays_in_the_arena_by_node_budget() {
     let _serial = one_at_a_time();
     let out = run(&["arena", "connect4", "--a", "classic", "--b", "random", "--games", "4", "--playouts", "20000", "--parallel", "1"], "");
