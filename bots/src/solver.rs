@@ -163,6 +163,35 @@ impl Solver {
     }
 }
 
+/// What [`Solver::solve_ranked`] settled on.
+pub struct RankedSolve {
+    pub action: Action,
+    pub outcome: Option<Outcome>,
+    /// Moves an unfinished solve proved lost (0 when it finished).
+    pub ruled_out: usize,
+}
+
+impl Solver {
+    /// Solves an endgame whose moves a search has ranked: its choice `searched` first, then
+    /// `ranked`, then the rest of `legal`. A proven win is played; after a proven loss the
+    /// search's move stands; after an unfinished solve the best-ranked move not proven lost is
+    /// played (on judged Zuniq games, won positions were often lost a move before the solver
+    /// could prove them: the partial answer still rules out proven losses).
+    pub fn solve_ranked<G: Game>(&mut self, state: &G, searched: Action, ranked: &[Action], legal: &[Action], node_limit: u64, deadline: Option<Instant>) -> RankedSolve {
+        let mut order = vec![searched];
+        order.extend(ranked.iter().chain(legal).copied());
+        let mut seen = vec![false; G::NUM_ACTIONS];
+        order.retain(|&a| !std::mem::replace(&mut seen[a as usize], true));
+        let result = self.solve_ordered(state, &order, node_limit, deadline);
+        let (action, ruled_out) = match result.outcome {
+            Some(Outcome::Win(action)) => (action, 0),
+            Some(Outcome::Loss) => (searched, 0),
+            None => (order.into_iter().find(|a| !result.lost.contains(a)).unwrap_or(searched), result.lost.len()),
+        };
+        RankedSolve { action, outcome: result.outcome, ruled_out }
+    }
+}
+
 /// An exact endgame search that names the move perfect play makes: what self-play hands its
 /// endgames to, so that a game's result is the one perfect play gives from there.
 pub trait ExactPlay<G: Game>: Send {
@@ -307,20 +336,11 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for EndgameAgent<G, E> {
         let mover = state.to_move();
         let mut ranked = self.search.mcts().root_children();
         ranked.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.q[mover].total_cmp(&a.q[mover])));
-        let mut order = vec![searched];
-        order.extend(ranked.iter().map(|c| c.action).chain(legal.as_slice().iter().copied()));
-        let mut seen = vec![false; G::NUM_ACTIONS];
-        order.retain(|&a| !std::mem::replace(&mut seen[a as usize], true));
-        let result = self.solver.solve_ordered(state, &order, node_limit, solve_by);
-        self.solved = result.outcome;
-        match result.outcome {
-            Some(Outcome::Win(action)) => action,
-            Some(Outcome::Loss) => searched,
-            None => {
-                self.ruled_out = result.lost.len();
-                order.into_iter().find(|a| !result.lost.contains(a)).unwrap_or(searched)
-            }
-        }
+        let ranked: Vec<Action> = ranked.iter().map(|c| c.action).collect();
+        let settled = self.solver.solve_ranked(state, searched, &ranked, &legal, node_limit, solve_by);
+        self.solved = settled.outcome;
+        self.ruled_out = settled.ruled_out;
+        settled.action
     }
     fn observe(&mut self, action: Action) {
         self.search.observe(action);

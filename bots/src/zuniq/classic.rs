@@ -646,22 +646,11 @@ impl Agent<Zuniq> for ClassicAgent {
             self.elapsed = start.elapsed().as_secs_f64();
             return searched;
         }
-        let mut order = vec![searched];
-        order.extend(self.search.ranked_actions());
-        order.extend(legal.iter().copied());
-        let mut seen = [false; SEGMENTS];
-        order.retain(|&a| !std::mem::replace(&mut seen[a as usize], true));
-        let result = self.solver.solve_ordered(state, &order, node_limit, deadline);
-        self.solved = result.outcome;
+        let settled = self.solver.solve_ranked(state, searched, &self.search.ranked_actions(), &legal, node_limit, deadline);
+        self.solved = settled.outcome;
+        self.ruled_out = settled.ruled_out;
         self.elapsed = start.elapsed().as_secs_f64();
-        match result.outcome {
-            Some(Outcome::Win(action)) => action,
-            Some(Outcome::Loss) => searched,
-            None => {
-                self.ruled_out = result.lost.len();
-                order.into_iter().find(|a| !result.lost.contains(a)).unwrap_or(searched)
-            }
-        }
+        settled.action
     }
 
     fn observe(&mut self, action: Action) {
