@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::{assert_clean_error, one_at_a_time, run};
+use common::{compile_judge_and_feed_garbage, one_at_a_time, run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Judged games here run at this fraction of the contest clock, to keep the suite short; the
 /// exported bot is built with the same scale so it budgets for the clock the judge enforces.
@@ -40,29 +39,7 @@ fn export_compile_and_judge(game: &str, partner: &str, time_scale: &str, margin_
     let text = std::fs::read_to_string(&source).unwrap();
     assert!(!text.contains("extern crate") && !text.contains("#[test]") && !text.contains("connect4"), "only {game}'s modules travel");
 
-    let binary = dir.join("bot");
-    let compiled = Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&binary).arg(&source).output().expect("rustc is needed for this test");
-    let warnings = String::from_utf8_lossy(&compiled.stderr);
-    assert!(compiled.status.success(), "rustc failed:\n{warnings}");
-    assert!(!warnings.contains("warning"), "{warnings}");
-
-    let records = dir.join("games.jsonl");
-    let out = run(
-        &[
-            "judge", game, "--p0", binary.to_str().unwrap(), "--p1", partner, "--games", "2", "--parallel", "1", "--time-scale", time_scale, "--records",
-            records.to_str().unwrap(),
-        ],
-        "",
-    );
-    let report = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(report.contains("faults: A 0 timeouts, 0 crashes, 0 illegal, 0 garbled"), "{report}");
-
-    let mut child = Command::new(&binary).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(b"garbage\n").unwrap();
-    assert_clean_error(&child.wait_with_output().unwrap(), garbage_error);
-    let records = std::fs::read_to_string(&records).unwrap();
+    let (report, records) = compile_judge_and_feed_garbage(&source, game, partner, time_scale, 2, garbage_error);
     let _ = std::fs::remove_dir_all(&dir);
     (report, records)
 }

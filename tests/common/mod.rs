@@ -74,3 +74,33 @@ pub fn assert_clean_error(out: &Output, expected_fragment: &str) {
     assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{stderr}");
     assert!(stderr.contains(expected_fragment), "{stderr:?} should mention {expected_fragment:?}");
 }
+
+/// Compiles the exported bot `source` with plain rustc (no warnings), judges `games` games of it
+/// (player A) against `partner` at `time_scale` with no fault of A, and feeds it garbage (one
+/// clean error line naming `garbage_error`). Returns the judge's report and the game records
+/// (JSON lines); everything is written beside `source`.
+pub fn compile_judge_and_feed_garbage(source: &Path, game: &str, partner: &str, time_scale: &str, games: usize, garbage_error: &str) -> (String, String) {
+    let dir = source.parent().expect("the source lies in a folder");
+    let binary = dir.join("bot");
+    let compiled = Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&binary).arg(source).output().expect("rustc is needed for this test");
+    let warnings = String::from_utf8_lossy(&compiled.stderr);
+    assert!(compiled.status.success(), "rustc failed:\n{warnings}");
+    assert!(!warnings.contains("warning"), "{warnings}");
+
+    let records = dir.join("games.jsonl");
+    let out = run(
+        &[
+            "judge", game, "--p0", binary.to_str().unwrap(), "--p1", partner, "--games", &games.to_string(), "--parallel", "1", "--time-scale", time_scale,
+            "--records", records.to_str().unwrap(),
+        ],
+        "",
+    );
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(report.contains("faults: A 0 timeouts, 0 crashes, 0 illegal, 0 garbled"), "{report}");
+
+    let mut child = Command::new(&binary).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"garbage\n").unwrap();
+    assert_clean_error(&child.wait_with_output().unwrap(), garbage_error);
+    (report, std::fs::read_to_string(&records).unwrap())
+}
