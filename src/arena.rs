@@ -50,7 +50,7 @@ pub struct ArenaArgs {
 
 fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
     Ok(match spec {
-        "classic" if G::classic_agent(0, Some(1)).is_none() => bail!("{} has no classic bot", G::NAME),
+        "classic" if !G::has_classic_bot() => bail!("{} has no classic bot", G::NAME),
         "classic" => PlayerSpec::Classic,
         "uct" => PlayerSpec::Uct,
         "random" => PlayerSpec::Random,

@@ -175,7 +175,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
 
 /// The classic bot alone: no weights, no calibration.
 fn export_classic<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Result<()> {
-    if G::classic_agent(0, Some(1)).is_none() {
+    if !G::has_classic_bot() {
         bail!("{} has no classic bot; nothing written", G::NAME);
     }
     let main_text = format!(

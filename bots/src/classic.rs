@@ -18,6 +18,10 @@ pub trait Classic: Contest {
     fn classic_agent(_seed: u64, _budget: Option<u64>) -> Option<Box<dyn Agent<Self>>> {
         None
     }
+    /// Whether the game has a classic bot: what every command checks before it relies on one.
+    fn has_classic_bot() -> bool {
+        Self::classic_agent(0, Some(1)).is_some()
+    }
 }
 
 /// `main` of an exported classic bot: the protocol loop around the game's classic agent.

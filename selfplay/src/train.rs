@@ -205,7 +205,7 @@ pub fn train<G: Classic + ExactEndgame>(
     if config.selfplay.solve_legal > 0 && G::exact_player().is_none() {
         return Err(TrainError::Config(format!("selfplay.solve_legal needs a game with an exact endgame search, and {} has none", G::NAME)));
     }
-    if config.eval.opponent == "classic" && G::classic_agent(0, Some(1)).is_none() {
+    if config.eval.opponent == "classic" && !G::has_classic_bot() {
         return Err(TrainError::Config(format!("eval.opponent = \"classic\" needs a game with a classic bot, and {} has none", G::NAME)));
     }
     // Only now, so that a refused configuration leaves nothing behind.
