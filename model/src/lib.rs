@@ -6,18 +6,24 @@ use burn::config::Config;
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
 use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer};
-use burn::tensor::activation::{log_softmax, relu, tanh};
+use burn::module::Param;
+use burn::tensor::activation::{log_softmax, relu, softplus, tanh};
 use burn::tensor::{Device, Tensor, TensorData};
 use bots::nn::{Dense, Mlp, VALUE_OUTPUTS};
 use std::path::Path;
 
 /// Shape of the net; saved beside every checkpoint.
-#[derive(Config, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NetConfig {
     pub num_features: usize,
     pub num_actions: usize,
     /// Widths of the hidden layers (ReLU).
     pub hidden: Vec<usize>,
+    /// Outputs of the auxiliary head (0 = none): per-game targets read off the end of the
+    /// game (`selfplay::aux`), trained beside the policy and value and never exported.
+    /// Checkpoints from before the head existed have none.
+    #[serde(default)]
+    pub aux_outputs: usize,
 }
 
 /// Optimiser settings.
@@ -42,6 +48,9 @@ pub struct OptimConfig {
     /// Weight of the value loss against the policy loss.
     #[config(default = 1.0)]
     pub value_loss_weight: f32,
+    /// Weight of the auxiliary head's loss (mean binary cross-entropy per output).
+    #[config(default = 1.0)]
+    pub aux_loss_weight: f32,
 }
 
 impl OptimConfig {
@@ -57,6 +66,8 @@ pub struct PolicyValueNet {
     hidden: Vec<Linear>,
     policy: Linear,
     value: Linear,
+    /// Auxiliary targets (logits of independent yes/no outputs), for training only.
+    aux: Option<Linear>,
 }
 
 impl PolicyValueNet {
@@ -71,15 +82,22 @@ impl PolicyValueNet {
             hidden,
             policy: LinearConfig::new(width, config.num_actions).init(device),
             value: LinearConfig::new(width, VALUE_OUTPUTS).init(device),
+            aux: (config.aux_outputs > 0).then(|| LinearConfig::new(width, config.aux_outputs).init(device)),
         }
     }
 
-    /// `[batch, features]` -> (policy logits `[batch, actions]`, values `[batch, 2]` in [-1, 1]).
-    pub fn forward(&self, x: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
+    /// The last hidden layer's activations.
+    fn trunk(&self, x: Tensor<2>) -> Tensor<2> {
         let mut h = x;
         for layer in &self.hidden {
             h = relu(layer.forward(h));
         }
+        h
+    }
+
+    /// `[batch, features]` -> (policy logits `[batch, actions]`, values `[batch, 2]` in [-1, 1]).
+    pub fn forward(&self, x: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
+        let h = self.trunk(x);
         (self.policy.forward(h.clone()), tanh(self.value.forward(h)))
     }
 
@@ -95,7 +113,46 @@ impl PolicyValueNet {
             // Burn's Linear weight is [inputs, outputs]: already the input-major layout.
             Dense { inputs, outputs, weights, bias }
         };
+        // The auxiliary head stays behind: no bot reads it, so no submission carries it.
         Mlp { game: game.to_string(), hidden: self.hidden.iter().map(dense).collect(), policy: dense(&self.policy), value: dense(&self.value) }
+    }
+
+    /// Replaces the trunk and both heads by `mlp`'s weights (the auxiliary head keeps its
+    /// fresh initialisation). The caller has checked the shapes ([`NetConfig::check_fits`]).
+    fn load_mlp(&mut self, mlp: &Mlp, device: &Device) {
+        let linear = |d: &Dense| Linear {
+            weight: Param::from_tensor(Tensor::from_data(TensorData::new(d.weights.clone(), [d.inputs, d.outputs]), device)),
+            bias: Some(Param::from_tensor(Tensor::from_data(TensorData::new(d.bias.clone(), [d.outputs]), device))),
+        };
+        self.hidden = mlp.hidden.iter().map(linear).collect();
+        self.policy = linear(&mlp.policy);
+        self.value = linear(&mlp.value);
+    }
+}
+
+impl NetConfig {
+    pub fn new(num_features: usize, num_actions: usize, hidden: Vec<usize>) -> Self {
+        NetConfig { num_features, num_actions, hidden, aux_outputs: 0 }
+    }
+
+    pub fn with_aux_outputs(self, aux_outputs: usize) -> Self {
+        NetConfig { aux_outputs, ..self }
+    }
+
+    /// Why `mlp` cannot start a net of this shape, if it cannot.
+    pub fn check_fits(&self, mlp: &Mlp) -> Result<(), String> {
+        let widths: Vec<usize> = mlp.hidden.iter().map(|d| d.outputs).collect();
+        let inputs = mlp.hidden.first().map_or(mlp.policy.inputs, |d| d.inputs);
+        if inputs != self.num_features || mlp.policy.outputs != self.num_actions || mlp.value.outputs != VALUE_OUTPUTS {
+            return Err(format!(
+                "the weights read {inputs} features and give {} actions, this game's net {} and {}",
+                mlp.policy.outputs, self.num_features, self.num_actions
+            ));
+        }
+        if widths != self.hidden {
+            return Err(format!("the weights have hidden layers {widths:?}, the configuration net.hidden = {:?}", self.hidden));
+        }
+        Ok(())
     }
 }
 
@@ -111,12 +168,16 @@ pub struct Batch {
     pub legal: Vec<f32>,
     /// Value targets `[rows, 2]`: the mover's utility, then the other player's.
     pub value: Vec<f32>,
+    /// Auxiliary targets in [0, 1] `[rows, aux_outputs]`; empty when the net has no such head.
+    pub aux: Vec<f32>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Losses {
     pub policy: f32,
     pub value: f32,
+    /// Mean binary cross-entropy of the auxiliary head (0 without one).
+    pub aux: f32,
 }
 
 /// A net with its optimiser, trained one batch at a time.
@@ -155,6 +216,15 @@ impl Trainer {
         Trainer { net, optim, net_config, optim_config, step: 0, device }
     }
 
+    /// A new trainer whose net starts from `mlp`'s weights (a shipped net, another run's),
+    /// with a fresh optimiser; refuses, with the reason, weights of another shape.
+    pub fn from_mlp(mlp: &Mlp, net_config: NetConfig, optim_config: OptimConfig, seed: u64) -> Result<Self, String> {
+        net_config.check_fits(mlp)?;
+        let mut trainer = Self::new(net_config, optim_config, seed);
+        trainer.net.load_mlp(mlp, &trainer.device);
+        Ok(trainer)
+    }
+
     fn optimizer(config: &OptimConfig) -> ModuleOptimizer {
         AdamWConfig::new().with_weight_decay(config.weight_decay).init()
     }
@@ -170,17 +240,38 @@ impl Trainer {
         let target_policy = self.tensor(&batch.policy, n, a);
         let legal = self.tensor(&batch.legal, n, a);
         let target_value = self.tensor(&batch.value, n, VALUE_OUTPUTS);
-        let (logits, value) = self.net.forward(x);
+        let h = self.net.trunk(x);
+        let (logits, value) = (self.net.policy.forward(h.clone()), tanh(self.net.value.forward(h.clone())));
         // Illegal actions get a large negative logit: they take no probability and no gradient.
         let masked = logits + (legal - 1.0) * 1e4;
         let policy_loss = (target_policy * log_softmax(masked, 1)).sum_dim(1).mean().neg();
         let value_loss = (value - target_value).powi_scalar(2).mean();
-        let loss = policy_loss.clone() + value_loss.clone() * self.optim_config.value_loss_weight;
+        let mut loss = policy_loss.clone() + value_loss.clone() * self.optim_config.value_loss_weight;
+        let mut aux_loss = None;
+        if let Some(head) = &self.net.aux {
+            let k = self.net_config.aux_outputs;
+            assert_eq!(batch.aux.len(), n * k, "the batch holds no auxiliary targets for the net's head");
+            // Binary cross-entropy on logits: softplus(z) - t z, stable for any z.
+            let z = head.forward(h);
+            let bce = (softplus(z.clone(), 1.0) - z * self.tensor(&batch.aux, n, k)).mean();
+            loss = loss + bce.clone() * self.optim_config.aux_loss_weight;
+            aux_loss = Some(bce);
+        }
         let grads = GradientsParams::from_grads(loss.backward(), &self.net);
         let lr = self.optim_config.learning_rate_at(self.step);
         self.net = self.optim.step(lr, self.net.clone(), grads);
         self.step += 1;
-        Losses { policy: scalar(policy_loss), value: scalar(value_loss) }
+        Losses { policy: scalar(policy_loss), value: scalar(value_loss), aux: aux_loss.map_or(0.0, scalar) }
+    }
+
+    /// The auxiliary head's probabilities `[rows, aux_outputs]`, if the net has one.
+    pub fn predict_aux(&self, features: &[f32], rows: usize) -> Option<Vec<f32>> {
+        let net = self.net.valid();
+        let device = Device::flex();
+        let x = Tensor::from_data(TensorData::new(features.to_vec(), [rows, self.net_config.num_features]), &device);
+        let head = net.aux.as_ref()?;
+        let p = burn::tensor::activation::sigmoid(head.forward(net.trunk(x)));
+        Some(p.into_data().try_to_vec::<f32>().unwrap())
     }
 
     /// Burn's own forward pass, without gradients (for checks against the std-only one).
@@ -320,6 +411,60 @@ mod tests {
         let diff = wa.hidden[0].weights.iter().zip(&wb.hidden[0].weights).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
         assert!(diff < 1e-6, "resumed step differs by {diff}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The auxiliary head learns its own target (here: which features are set), its loss
+    /// falls, and it changes neither the exported net's shape nor the policy/value outputs.
+    #[test]
+    fn the_auxiliary_head_trains_and_is_not_exported() {
+        let with_aux = NetConfig::new(12, 5, vec![32, 32]).with_aux_outputs(12);
+        let mut trainer = Trainer::new(with_aux, OptimConfig { warmup_steps: 1, ..OptimConfig::new() }, 1);
+        let mut rng = Rng::new(2);
+        let batch = |rng: &mut Rng| {
+            let mut b = toy_batch(rng, 128);
+            b.aux = b.features.clone();
+            b
+        };
+        let first = trainer.train_step(&batch(&mut rng));
+        assert!(first.aux > 0.3, "untrained binary cross-entropy is near ln 2: {first:?}");
+        let mut last = first;
+        for _ in 0..600 {
+            last = trainer.train_step(&batch(&mut rng));
+        }
+        assert!(last.aux < 0.3 * first.aux, "aux {first:?} -> {last:?}");
+        let b = batch(&mut rng);
+        for row in 0..8 {
+            let p = trainer.predict_aux(&b.features[row * 12..(row + 1) * 12], 1).unwrap();
+            assert_eq!(p.len(), 12);
+            let row_features = &b.features[row * 12..(row + 1) * 12];
+            let set = |yes: bool| (0..12).filter(|&k| (row_features[k] == 1.0) == yes).map(|k| p[k]).collect::<Vec<f32>>();
+            let (lowest_set, highest_unset) = (set(true).into_iter().fold(1.0, f32::min), set(false).into_iter().fold(0.0, f32::max));
+            assert!(lowest_set > highest_unset, "row {row}: set outputs {lowest_set} vs unset {highest_unset}");
+        }
+        let exported = trainer.to_mlp("toy");
+        assert_eq!((exported.policy.outputs, exported.value.outputs, exported.hidden.len()), (5, VALUE_OUTPUTS, 2));
+        let plain = Trainer::new(NetConfig::new(12, 5, vec![32, 32]), OptimConfig::new(), 1);
+        assert_eq!(plain.to_mlp("toy").hidden[1].weights.len(), exported.hidden[1].weights.len(), "same exported shape with or without the head");
+        assert!(plain.predict_aux(&b.features[..12], 1).is_none());
+    }
+
+    /// `from_mlp` starts from the given weights exactly, and refuses another shape.
+    #[test]
+    fn a_trainer_starts_from_given_weights_or_says_why_not() {
+        let source = Trainer::new(config(), OptimConfig::new(), 7).to_mlp("toy");
+        let started = Trainer::from_mlp(&source, config().with_aux_outputs(3), OptimConfig::new(), 1).unwrap();
+        assert_eq!(started.to_mlp("toy"), source);
+        let err = Trainer::from_mlp(&source, NetConfig::new(12, 5, vec![16, 16]), OptimConfig::new(), 1).err().unwrap();
+        assert!(err.contains("[16, 8]") && err.contains("[16, 16]"), "{err}");
+        let err = Trainer::from_mlp(&source, NetConfig::new(13, 5, vec![16, 8]), OptimConfig::new(), 1).err().unwrap();
+        assert!(err.contains("12 features"), "{err}");
+    }
+
+    /// Checkpoints written before the auxiliary head existed have no `aux_outputs`.
+    #[test]
+    fn old_net_configs_read_as_having_no_auxiliary_head() {
+        let old: NetConfig = serde_json::from_str(r#"{"num_features": 3, "num_actions": 2, "hidden": [4]}"#).unwrap();
+        assert_eq!(old.aux_outputs, 0);
     }
 
     #[test]
