@@ -2,6 +2,7 @@
 //! the in-process arena and the judge of external programs.
 
 pub mod arena;
+pub mod aux;
 pub mod config;
 pub mod exact;
 pub mod gumbel;

@@ -1,12 +1,13 @@
 //! The replay window: positions rebuilt from game records, sampled into training batches with
 //! a random symmetry each time.
 
+use crate::aux::AuxTarget;
 use crate::worker::GameRecord;
-use bots::encode::Encode;
 use bots::game::{Action, ActionList, NUM_PLAYERS};
 use bots::rng::Rng;
 use model::Batch;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// One training position.
 #[derive(Clone, Debug)]
@@ -15,32 +16,38 @@ pub struct Sample<G> {
     pub policy: Vec<(Action, f32)>,
     /// `[mover, other]` value target.
     pub value: [f32; NUM_PLAYERS],
+    /// The game's final position, shared by its samples, for the auxiliary targets.
+    pub end: Arc<G>,
 }
 
 pub struct ReplayBuffer<G> {
     samples: VecDeque<Sample<G>>,
     capacity: usize,
+    /// Whether batches carry the auxiliary targets (the net has that head).
+    with_aux: bool,
 }
 
 /// Rebuilds a record's training samples. The value target mixes the game's result with the
 /// search's root value: `(1 - q_weight) * result + q_weight * search value`.
-pub fn samples_from_record<G: Encode>(record: &GameRecord, q_weight: f32) -> Vec<Sample<G>> {
+pub fn samples_from_record<G: AuxTarget>(record: &GameRecord, q_weight: f32) -> Vec<Sample<G>> {
     let mut state = G::new_game(&mut Rng::new(record.seed));
-    let mut out = Vec::new();
+    let mut positions = Vec::new();
     for (&action, target) in record.actions.iter().zip(&record.targets) {
         if let Some(t) = target {
             let me = state.to_move();
             let mix = |seat: usize| (1.0 - q_weight) * record.utilities[seat] + q_weight * t.root_value[seat];
-            out.push(Sample { state: state.clone(), policy: t.policy.clone(), value: [mix(me), mix(1 - me)] });
+            positions.push((state.clone(), t.policy.clone(), [mix(me), mix(1 - me)]));
         }
         state.apply(action);
     }
-    out
+    let end = Arc::new(state);
+    positions.into_iter().map(|(state, policy, value)| Sample { state, policy, value, end: Arc::clone(&end) }).collect()
 }
 
-impl<G: Encode> ReplayBuffer<G> {
-    pub fn new(capacity: usize) -> Self {
-        ReplayBuffer { samples: VecDeque::new(), capacity: capacity.max(1) }
+impl<G: AuxTarget> ReplayBuffer<G> {
+    /// A window of `capacity` positions; `with_aux` adds the auxiliary targets to batches.
+    pub fn new(capacity: usize, with_aux: bool) -> Self {
+        ReplayBuffer { samples: VecDeque::new(), capacity: capacity.max(1), with_aux: with_aux && G::AUX_OUTPUTS > 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -68,6 +75,7 @@ impl<G: Encode> ReplayBuffer<G> {
             policy: vec![0.0; rows * a],
             legal: vec![0.0; rows * a],
             value: Vec::with_capacity(rows * NUM_PLAYERS),
+            aux: Vec::with_capacity(if self.with_aux { rows * G::AUX_OUTPUTS } else { 0 }),
         };
         let mut legal = ActionList::new();
         for r in 0..rows {
@@ -83,6 +91,9 @@ impl<G: Encode> ReplayBuffer<G> {
                 b.policy[r * a + G::map_action(sym, action) as usize] = p;
             }
             b.value.extend(s.value);
+            if self.with_aux {
+                b.aux.extend(crate::aux::aux_targets(&*s.end, sym, state.to_move()));
+            }
         }
         b
     }
@@ -101,7 +112,7 @@ mod tests {
         let target = |a: Action| Some(SearchTarget { policy: vec![(a, 1.0)], root_value: [0.5, -0.5] });
         let mut targets = vec![target(0), target(8)];
         targets.extend(std::iter::repeat_n(None, 5));
-        let record = GameRecord { seed: 0, actions: vec![0, 1, 0, 1, 0, 1, 0], targets, utilities: [1.0, -1.0], scores: [10.0, 0.0] };
+        let record = GameRecord { seed: 0, actions: vec![0, 1, 0, 1, 0, 1, 0], targets, utilities: [1.0, -1.0], scores: [10.0, 0.0], opponent: None, learner_seat: None };
         let samples = samples_from_record::<Connect4>(&record, 0.0);
         assert_eq!(samples.len(), 2);
         assert_eq!(samples[0].value, [1.0, -1.0]);
@@ -109,7 +120,7 @@ mod tests {
         let blended = samples_from_record::<Connect4>(&record, 0.5);
         assert_eq!(blended[0].value, [0.75, -0.75]);
 
-        let mut buffer = ReplayBuffer::new(10);
+        let mut buffer = ReplayBuffer::new(10, false);
         buffer.extend(samples);
         let mut rng = Rng::new(1);
         for _ in 0..50 {
@@ -127,8 +138,9 @@ mod tests {
 
     #[test]
     fn window_drops_the_oldest() {
-        let mut buffer: ReplayBuffer<Connect4> = ReplayBuffer::new(3);
-        let s = |v: f32| Sample { state: Connect4::new(), policy: vec![(4, 1.0)], value: [v, -v] };
+        let mut buffer: ReplayBuffer<Connect4> = ReplayBuffer::new(3, false);
+        let end = Arc::new(Connect4::new());
+        let s = |v: f32| Sample { state: Connect4::new(), policy: vec![(4, 1.0)], value: [v, -v], end: Arc::clone(&end) };
         buffer.extend([s(0.1), s(0.2), s(0.3), s(0.4)]);
         assert_eq!(buffer.len(), 3);
         assert_eq!(buffer.samples[0].value[0], 0.2);
