@@ -1,10 +1,15 @@
 //! Self-play: many games at once per thread, their leaves evaluated together by the std-only
 //! forward pass of `bots` (the one submissions run), Gumbel sequential halving at the root,
 //! and playout-cap randomisation (only full searches become policy targets).
+//!
+//! A share of the games can put another player across the net being trained (the learner):
+//! an earlier net of the run (a small league) or the game's classic bot. Self-play alone
+//! leaves blind spots that only another player finds.
 
 use crate::gumbel::{improved_policy, GumbelParams, RootSchedule};
-use bots::encode::Encode;
-use bots::game::{Action, ActionList, NUM_PLAYERS};
+use bots::agent::Agent;
+use bots::classic::Classic;
+use bots::game::{Action, ActionList, Player, NUM_PLAYERS};
 use bots::mcts::{Mcts, MctsConfig, Selection};
 use bots::net_eval::{legal_softmax, seat_values};
 use bots::nn::{Mlp, Scratch};
@@ -40,6 +45,51 @@ pub struct SelfPlaySettings {
     /// gives from there, a truer target for the earlier positions than what two searches of
     /// a few dozen playouts would make of the endgame. Solved moves are not samples.
     pub solve_legal: usize,
+    /// Share of games against an earlier net of the run (drawn uniformly from the league).
+    pub league_share: f32,
+    /// Share of games against the game's classic bot.
+    pub classic_share: f32,
+    /// The classic opponent's budget per move (its own unit: playouts, or nodes).
+    pub classic_playouts: u64,
+    /// Whether an earlier net's moves also become samples (its searches are as good as the
+    /// learner's); the classic bot's moves never do, having no search policy to learn from.
+    pub opponent_samples: bool,
+}
+
+/// An earlier net of the run, as a self-play opponent.
+#[derive(Clone, Debug)]
+pub struct LeagueNet {
+    pub label: String,
+    pub net: Arc<Mlp>,
+}
+
+/// Who sits across the learner in one self-play game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The learner in both seats.
+    Itself,
+    /// `league[k]`, in seat `seat`.
+    Earlier { k: usize, seat: Player },
+    /// The classic bot, in seat `seat`.
+    Classic { seat: Player },
+}
+
+impl Opponent {
+    /// The opponent of the game with setup seed `seed`: classic with probability
+    /// `classic_share`, an earlier net with `league_share` (when the league has any), in a
+    /// random seat; drawn from the seed alone, so a game's opponent repeats.
+    pub fn draw(seed: u64, settings: &SelfPlaySettings, league_len: usize) -> Opponent {
+        let mut rng = Rng::new(seed ^ 0x6c65_6167_7565);
+        let u = rng.unit_f32();
+        let seat = rng.below(NUM_PLAYERS);
+        if u < settings.classic_share {
+            Opponent::Classic { seat }
+        } else if u < settings.classic_share + settings.league_share && league_len > 0 {
+            Opponent::Earlier { k: rng.below(league_len), seat }
+        } else {
+            Opponent::Itself
+        }
+    }
 }
 
 /// Node budget of one self-play solve; a position that needs more is searched as usual.
@@ -64,6 +114,13 @@ pub struct GameRecord {
     pub targets: Vec<Option<SearchTarget>>,
     pub utilities: [f32; NUM_PLAYERS],
     pub scores: [f32; NUM_PLAYERS],
+    /// Who played the other seat (`classic`, an earlier net's label); absent in plain
+    /// self-play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<String>,
+    /// The learner's seat when `opponent` is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learner_seat: Option<Player>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -75,8 +132,16 @@ pub struct SelfPlayStats {
     pub elapsed: Duration,
 }
 
-struct Slot<G: Encode + ExactEndgame> {
+/// The opponent of a running game, ready to play.
+enum Across<G> {
+    Itself,
+    Net { seat: Player, label: String, net: Arc<Mlp> },
+    Classic { seat: Player, agent: Box<dyn Agent<G>> },
+}
+
+struct Slot<G: Classic + ExactEndgame> {
     seed: u64,
+    across: Across<G>,
     state: G,
     mcts: Mcts<G>,
     actions: Vec<Action>,
@@ -94,11 +159,12 @@ enum Step {
     GameOver(GameRecord),
 }
 
-impl<G: Encode + ExactEndgame> Slot<G> {
-    fn new(seed: u64, config: &MctsConfig) -> Self {
+impl<G: Classic + ExactEndgame> Slot<G> {
+    fn against(seed: u64, config: &MctsConfig, across: Across<G>) -> Self {
         let state = G::new_game(&mut Rng::new(seed));
         Slot {
             seed,
+            across,
             mcts: Mcts::new(state.clone(), config.clone()),
             state,
             actions: Vec::new(),
@@ -115,18 +181,32 @@ impl<G: Encode + ExactEndgame> Slot<G> {
     fn step(&mut self, settings: &SelfPlaySettings, rng: &mut Rng, mut solver: Option<&mut (dyn ExactPlay<G> + 'static)>) -> Step {
         loop {
             if self.state.is_terminal() {
+                let (opponent, learner_seat) = match &self.across {
+                    Across::Itself => (None, None),
+                    Across::Net { seat, label, .. } => (Some(label.clone()), Some(1 - seat)),
+                    Across::Classic { seat, .. } => (Some("classic".to_string()), Some(1 - seat)),
+                };
                 return Step::GameOver(GameRecord {
                     seed: self.seed,
                     actions: std::mem::take(&mut self.actions),
                     targets: std::mem::take(&mut self.targets),
                     utilities: self.state.utilities(),
                     scores: self.state.scores(),
+                    opponent,
+                    learner_seat,
                 });
             }
             if !self.mcts.root_expanded() {
                 if let Some(action) = solver.as_deref_mut().and_then(|solver| self.solved_move(solver, settings.solve_legal)) {
                     self.play(action, None);
                     continue;
+                }
+                if let Across::Classic { seat, agent } = &mut self.across {
+                    if self.state.to_move() == *seat {
+                        let action = agent.choose(&self.state, None);
+                        self.play(action, None);
+                        continue;
+                    }
                 }
                 // A new move: the first playout evaluates the root itself.
                 let needs_eval = self.mcts.select_leaf().is_some();
@@ -160,7 +240,7 @@ impl<G: Encode + ExactEndgame> Slot<G> {
                     } else {
                         children[schedule.chosen(&children, mover)].action
                     };
-                    let target = self.full.then(|| SearchTarget {
+                    let target = (self.full && self.samples(mover, settings)).then(|| SearchTarget {
                         policy: children.iter().zip(policy).map(|(c, p)| (c.action, p)).collect(),
                         root_value: self.mcts.root_value(),
                     });
@@ -181,7 +261,27 @@ impl<G: Encode + ExactEndgame> Slot<G> {
         solver.exact_action(&self.state, SOLVE_NODES, None)
     }
 
+    /// Whether `mover`'s searched moves become samples in this game.
+    fn samples(&self, mover: Player, settings: &SelfPlaySettings) -> bool {
+        match &self.across {
+            Across::Itself => true,
+            Across::Net { seat, .. } => mover != *seat || settings.opponent_samples,
+            Across::Classic { seat, .. } => mover != *seat,
+        }
+    }
+
+    /// The net that searches the current move: an earlier one in its seat, else the learner.
+    fn net_to_move<'a>(&'a self, learner: &'a Arc<Mlp>) -> &'a Arc<Mlp> {
+        match &self.across {
+            Across::Net { seat, net, .. } if self.state.to_move() == *seat => net,
+            _ => learner,
+        }
+    }
+
     fn play(&mut self, action: Action, target: Option<SearchTarget>) {
+        if let Across::Classic { agent, .. } = &mut self.across {
+            agent.observe(action);
+        }
         self.actions.push(action);
         self.targets.push(target);
         self.state.apply(action);
@@ -204,10 +304,12 @@ fn sample(weights: &[f32], rng: &mut Rng) -> usize {
     weights.len() - 1
 }
 
-/// Plays `games` games with `net`, spread over the current rayon pool. `on_game` is called
-/// after every finished game (for progress display).
-pub fn generate<G: Encode + ExactEndgame>(
+/// Plays `games` games with `net`, spread over the current rayon pool, some of them against
+/// `league` nets or the classic bot as `settings` say. `on_game` is called after every
+/// finished game (for progress display).
+pub fn generate<G: Classic + ExactEndgame>(
     net: &Arc<Mlp>,
+    league: &[LeagueNet],
     settings: &SelfPlaySettings,
     games: usize,
     seed: u64,
@@ -221,7 +323,7 @@ pub fn generate<G: Encode + ExactEndgame>(
         .map(|t| {
             let quota = games / threads + (t < games % threads) as usize;
             let seeds: Vec<u64> = (0..quota).map(|i| seed.wrapping_mul(1_000_003).wrapping_add((i * threads + t) as u64)).collect();
-            run_shard::<G>(net, settings, &seeds, seed ^ (t as u64) << 32, &evals, on_game)
+            run_shard::<G>(net, league, settings, &seeds, seed ^ (t as u64) << 32, &evals, on_game)
         })
         .collect();
     let records: Vec<GameRecord> = shards.into_iter().flatten().collect();
@@ -235,8 +337,9 @@ pub fn generate<G: Encode + ExactEndgame>(
     (records, stats)
 }
 
-fn run_shard<G: Encode + ExactEndgame>(
+fn run_shard<G: Classic + ExactEndgame>(
     net: &Arc<Mlp>,
+    league: &[LeagueNet],
     settings: &SelfPlaySettings,
     seeds: &[u64],
     rng_seed: u64,
@@ -250,8 +353,18 @@ fn run_shard<G: Encode + ExactEndgame>(
     };
     let mut rng = Rng::new(rng_seed);
     let mut next_seed = seeds.iter();
-    let mut slots: Vec<Option<Slot<G>>> =
-        (0..settings.games_in_flight.max(1)).map(|_| next_seed.next().map(|&s| Slot::new(s, &config))).collect();
+    let new_slot = |seed: u64| {
+        let across = match Opponent::draw(seed, settings, league.len()) {
+            Opponent::Itself => Across::Itself,
+            Opponent::Earlier { k, seat } => Across::Net { seat, label: league[k].label.clone(), net: Arc::clone(&league[k].net) },
+            Opponent::Classic { seat } => match G::classic_agent(seed, Some(settings.classic_playouts)) {
+                Some(agent) => Across::Classic { seat, agent },
+                None => Across::Itself,
+            },
+        };
+        Slot::against(seed, &config, across)
+    };
+    let mut slots: Vec<Option<Slot<G>>> = (0..settings.games_in_flight.max(1)).map(|_| next_seed.next().map(|&s| new_slot(s))).collect();
     let mut records = Vec::with_capacity(seeds.len());
     let (f, a) = (G::NUM_FEATURES, G::NUM_ACTIONS);
     let mut features: Vec<f32> = Vec::new();
@@ -279,7 +392,7 @@ fn run_shard<G: Encode + ExactEndgame>(
                     Step::GameOver(record) => {
                         records.push(record);
                         on_game();
-                        *slot_entry = next_seed.next().map(|&s| Slot::new(s, &config));
+                        *slot_entry = next_seed.next().map(|&s| new_slot(s));
                     }
                 }
             }
@@ -290,7 +403,7 @@ fn run_shard<G: Encode + ExactEndgame>(
         // Evaluate the batch and hand each result back to its tree.
         for (row, &i) in waiting.iter().enumerate() {
             let slot = slots[i].as_mut().unwrap();
-            let v = net.forward(&features[row * f..(row + 1) * f], &mut scratch, &mut logits);
+            let v = slot.net_to_move(net).forward(&features[row * f..(row + 1) * f], &mut scratch, &mut logits);
             let (leaf, legal, is_root) = slot.mcts.pending_leaf().unwrap();
             let mover = leaf.to_move();
             priors.resize(legal.len(), 0.0);
@@ -309,6 +422,7 @@ fn run_shard<G: Encode + ExactEndgame>(
 mod tests {
     use super::*;
     use bots::connect4::Connect4;
+    use bots::encode::Encode;
     use bots::game::Game;
     use bots::nn::Dense;
 
@@ -333,12 +447,61 @@ mod tests {
             c_puct: 1.5,
             fpu_reduction: 0.2,
             solve_legal: 0,
+            league_share: 0.0,
+            classic_share: 0.0,
+            classic_playouts: 50,
+            opponent_samples: false,
         }
+    }
+
+    /// Opponents come in the configured shares, in both seats, and only from a league that
+    /// has nets.
+    #[test]
+    fn opponents_are_drawn_in_the_configured_shares() {
+        let s = SelfPlaySettings { league_share: 0.3, classic_share: 0.2, ..settings() };
+        let draws: Vec<Opponent> = (0..20_000).map(|seed| Opponent::draw(seed, &s, 4)).collect();
+        let share = |f: &dyn Fn(&Opponent) -> bool| draws.iter().filter(|o| f(o)).count() as f64 / draws.len() as f64;
+        assert!((share(&|o| matches!(o, Opponent::Classic { .. })) - 0.2).abs() < 0.015);
+        assert!((share(&|o| matches!(o, Opponent::Earlier { .. })) - 0.3).abs() < 0.015);
+        for k in 0..4 {
+            let of_k = share(&|o| matches!(o, Opponent::Earlier { k: j, .. } if *j == k));
+            assert!((of_k - 0.075).abs() < 0.01, "league net {k}: {of_k}");
+        }
+        assert!((share(&|o| matches!(o, Opponent::Classic { seat: 0 } | Opponent::Earlier { seat: 0, .. })) - 0.25).abs() < 0.015);
+        assert!((0..1000).all(|seed| !matches!(Opponent::draw(seed, &s, 0), Opponent::Earlier { .. })), "an empty league plays itself");
+        assert_eq!(Opponent::draw(5, &s, 4), Opponent::draw(5, &s, 4), "a game's opponent repeats");
+    }
+
+    /// League and classic games: each record names the opponent drawn for its seed, the
+    /// learner's seat, and has samples only at the learner's moves.
+    #[test]
+    fn league_and_classic_games_sample_the_learner_only() {
+        let s = SelfPlaySettings { league_share: 0.4, classic_share: 0.4, full_search_prob: 1.0, ..settings() };
+        let league = [LeagueNet { label: "iter 5".into(), net: zero_net() }, LeagueNet { label: "iter 10".into(), net: zero_net() }];
+        let (records, _) = generate::<Connect4>(&zero_net(), &league, &s, 24, 3, &|| {});
+        let mut seen = [0; 3];
+        for r in &records {
+            let expected = Opponent::draw(r.seed, &s, league.len());
+            let (label, seat) = match expected {
+                Opponent::Itself => (None, None),
+                Opponent::Earlier { k, seat } => (Some(league[k].label.clone()), Some(1 - seat)),
+                Opponent::Classic { seat } => (Some("classic".to_string()), Some(1 - seat)),
+            };
+            assert_eq!((&r.opponent, r.learner_seat), (&label, seat), "seed {}", r.seed);
+            seen[match expected { Opponent::Itself => 0, Opponent::Earlier { .. } => 1, Opponent::Classic { .. } => 2 }] += 1;
+            let mut state = Connect4::new();
+            for (&a, t) in r.actions.iter().zip(&r.targets) {
+                let learner_moves = seat.is_none_or(|l| state.to_move() == l);
+                assert!(t.is_none() || learner_moves, "a sample at the opponent's move, seed {}", r.seed);
+                state.apply(a);
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "every kind of game was played: {seen:?}");
     }
 
     #[test]
     fn games_are_complete_and_replayable() {
-        let (records, stats) = generate::<Connect4>(&zero_net(), &settings(), 6, 1, &|| {});
+        let (records, stats) = generate::<Connect4>(&zero_net(), &[], &settings(), 6, 1, &|| {});
         assert_eq!(records.len(), 6);
         assert_eq!(stats.games, 6);
         assert!(stats.net_evals > 0 && stats.samples > 0);
@@ -363,12 +526,12 @@ mod tests {
     /// first position with that few legal actions (the record and the move number given),
     /// and must have no sample from there on. Returns, per game, the move number of that
     /// position and the game's length.
-    fn solved_self_play<G: Encode + ExactEndgame>(solve_legal: usize, games: usize, seed: u64, check: impl Fn(&G, &GameRecord, usize)) -> Vec<(usize, usize)> {
+    fn solved_self_play<G: Classic + ExactEndgame>(solve_legal: usize, games: usize, seed: u64, check: impl Fn(&G, &GameRecord, usize)) -> Vec<(usize, usize)> {
         let mut s = settings();
         s.full_playouts = 8;
         s.fast_playouts = 4;
         s.solve_legal = solve_legal;
-        let (records, _) = generate::<G>(&zero_net_for::<G>(4), &s, games, seed, &|| {});
+        let (records, _) = generate::<G>(&zero_net_for::<G>(4), &[], &s, games, seed, &|| {});
         assert_eq!(records.len(), games);
         let mut solved = Vec::new();
         for r in &records {
@@ -430,7 +593,7 @@ mod tests {
         let mut s = settings();
         s.full_playouts = 4;
         s.fast_playouts = 2;
-        let (records, _) = generate::<Game6561>(&net, &s, 2, 5, &|| {});
+        let (records, _) = generate::<Game6561>(&net, &[], &s, 2, 5, &|| {});
         for r in &records {
             assert_eq!(r.utilities[0], r.utilities[1], "both players share the score");
             assert!(r.scores[0] >= 3.0 && r.actions.len() > 3);
@@ -446,7 +609,7 @@ mod tests {
         for a in [0, 1, 0, 1, 0, 1] {
             state.apply(a);
         }
-        let mut slot: Slot<Connect4> = Slot::new(0, &MctsConfig::puct());
+        let mut slot: Slot<Connect4> = Slot::against(0, &MctsConfig::puct(), Across::Itself);
         slot.state = state.clone();
         slot.mcts.reset(state);
         let mut s = settings();
