@@ -21,6 +21,10 @@ pub struct TrainArgs {
     /// Train until this many iterations in total (default: the config's; 0 = until stopped).
     #[arg(long)]
     pub iterations: Option<u64>,
+    /// Start a new run from these weights: a .czw file (a shipped net) or a run directory
+    /// (its weights.czw). Without --config the run takes their hidden widths.
+    #[arg(long, value_name = "WEIGHTS_OR_RUN_DIR")]
+    pub init: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -39,6 +43,10 @@ impl TrainObserver for Printer {
         if let Some(state) = resumed {
             eprintln!("resuming after iteration {} ({} games, {:.0} s so far)", state.iteration, state.games, state.seconds);
         }
+    }
+
+    fn initialised(&mut self, source: &str) {
+        eprintln!("starting from {source}");
     }
 
     fn iteration_done(&mut self, m: &IterationMetrics) {
@@ -81,12 +89,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let name = crate::game_id(args.game);
     let run_dir = args.run_dir.unwrap_or_else(|| PathBuf::from("runs").join(name));
     let mut printer = Printer { bars: std::io::stderr().is_terminal() };
+    let init = args.init.as_deref();
     let state = match args.game {
-        GameName::Connect4 => train::<Connect4>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
-        GameName::G6561 => train::<bots::game6561::Game6561>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
-        GameName::Blackhole => train::<bots::blackhole::BlackHole>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
-        GameName::Zuniq => train::<bots::zuniq::Zuniq>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
-        GameName::Qttt => train::<bots::qttt::Qttt>(&run_dir, requested.as_ref(), args.iterations, &mut printer)?,
+        GameName::Connect4 => train::<Connect4>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
+        GameName::G6561 => train::<bots::game6561::Game6561>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
+        GameName::Blackhole => train::<bots::blackhole::BlackHole>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
+        GameName::Zuniq => train::<bots::zuniq::Zuniq>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
+        GameName::Qttt => train::<bots::qttt::Qttt>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
     };
     println!("{} iterations, {} games, {} samples, {:.0} s; weights: {}", state.iteration, state.games, state.samples, state.seconds, run_dir.join("weights.czw").display());
     Ok(())

@@ -141,4 +141,96 @@ fn the_solver_in_self_play_is_refused_for_games_with_draws() {
 #[test]
 fn a_classic_evaluation_opponent_is_refused_for_games_without_one() {
     assert_refused("classic", "qttt", "[eval]\nopponent = \"classic\"\n", "needs a game with a classic bot");
+    assert_refused("classic-games", "qttt", "[selfplay]\nclassic_share = 0.2\n", "selfplay.classic_share needs a game with a classic bot");
+}
+
+/// The shipped Connect 4 net, from the repository root.
+fn shipped_connect4() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/connect4/net.czw")
+}
+
+/// `--init` with weights that cannot start this run: one clean error line, nothing written.
+#[test]
+fn init_refuses_weights_that_do_not_fit() {
+    let dir = fresh_dir("init-refused");
+    let run_dir = dir.join("run");
+    let run_dir = run_dir.to_str().unwrap();
+    let config = dir.join("tiny.toml");
+    let shipped = shipped_connect4();
+    let blackhole = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/blackhole/net.czw");
+    let garbage = dir.join("garbage.czw");
+    std::fs::write(&garbage, "not weights").unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["train", "connect4", "--init", blackhole.to_str().unwrap(), "--run-dir", run_dir], "not \"connect4\""),
+        // The tiny configuration's net is [64]; the shipped one [96, 96].
+        (&["train", "connect4", "--init", shipped.to_str().unwrap(), "--config", config.to_str().unwrap(), "--run-dir", run_dir], "net.hidden = [64]"),
+        (&["train", "connect4", "--init", garbage.to_str().unwrap(), "--run-dir", run_dir], "not a cupzero weight file"),
+        (&["train", "connect4", "--init", dir.to_str().unwrap(), "--run-dir", run_dir], "weights.czw"),
+    ];
+    for (args, message) in cases {
+        common::assert_clean_error(&run(args, ""), message);
+        assert!(!Path::new(run_dir).exists(), "nothing written for {args:?}");
+    }
+}
+
+/// A run started with `--init` begins from those weights exactly, resumes when given the same
+/// weights again, and refuses other weights for the same directory.
+#[test]
+fn init_starts_a_run_from_a_shipped_net() {
+    let dir = fresh_dir("init");
+    let run_dir = dir.join("run");
+    let config = dir.join("init.toml");
+    // No training in the first iteration (min_replay above its samples): the weights stay
+    // the shipped ones, bit for bit.
+    std::fs::write(&config, TINY.replace("hidden = [64]", "hidden = [96, 96]").replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    let shipped = shipped_connect4();
+    let (shipped_s, config_s, run_s) = (shipped.to_str().unwrap(), config.to_str().unwrap(), run_dir.to_str().unwrap());
+    let args = |iterations: &'static str| ["train", "connect4", "--init", shipped_s, "--config", config_s, "--run-dir", run_s, "--iterations", iterations];
+    let out = run(&args("1"), "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(run_dir.join("weights.czw")).unwrap(), std::fs::read(&shipped).unwrap());
+    let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("state.json")).unwrap()).unwrap();
+    assert!(state["init"].as_str().unwrap().contains("checkpoints/connect4/net.czw (checksum "), "{state}");
+
+    let out = run(&args("2"), "");
+    assert!(out.status.success(), "the same --init resumes: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(state_iteration(&run_dir), Some(2));
+
+    // Another run's weights (a run directory) for this run: refused.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(run_dir.join("weights.czw"), other.join("weights.czw")).unwrap();
+    let out = run(&["train", "connect4", "--init", other.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap()], "");
+    common::assert_clean_error(&out, "already holds a run");
+}
+
+/// Games files the replay window no longer draws from are deleted (unless kept on purpose),
+/// and a resume still refills the window from those that remain.
+#[test]
+fn the_run_directory_keeps_only_the_games_the_window_needs() {
+    let dir = fresh_dir("bounded");
+    // About 250 samples an iteration: a window of 600 needs the newest three files at most.
+    let small = TINY.replace("min_replay = 300", "min_replay = 200\nreplay_window = 600");
+    for (name, keep_all, most) in [("bounded", false, 3), ("kept", true, 6)] {
+        let config = dir.join(format!("{name}.toml"));
+        std::fs::write(&config, small.replace("[training]", &format!("[training]\nkeep_all_games = {keep_all}"))).unwrap();
+        let run_dir = dir.join(name);
+        let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "6"], "");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let files = std::fs::read_dir(run_dir.join("games")).unwrap().count();
+        let m = metrics(&run_dir);
+        let added: Vec<u64> = m.iter().map(|x| x["samples_added"].as_u64().unwrap()).collect();
+        assert!(added.iter().all(|&n| n > 200), "{added:?}: the bound below assumes over 200 samples an iteration");
+        if keep_all {
+            assert_eq!(files, most);
+        } else {
+            assert!((1..=most).contains(&files), "{files} games files left: {added:?}");
+            // The newest file is always there, and the window refills on resume.
+            assert!(run_dir.join("games/iter-000006.jsonl").exists());
+            let out = run(&["train", "connect4", "--run-dir", run_dir.to_str().unwrap(), "--iterations", "7"], "");
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let replay = metrics(&run_dir).last().unwrap()["replay_size"].as_u64().unwrap();
+            assert_eq!(replay, 600, "the window was full again after the resume");
+        }
+    }
 }

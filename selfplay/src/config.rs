@@ -51,6 +51,18 @@ pub struct SelfPlaySection {
     /// The exact solver plays a game out once at most this many actions are legal (0 = off;
     /// games with an exact endgame search only: Zuniq, Black Hole).
     pub solve_legal: usize,
+    /// Share of games against an earlier net of the run, drawn uniformly from the league.
+    pub league_share: f32,
+    /// Every this many iterations the current net joins the league.
+    pub league_every: u64,
+    /// The league keeps this many of the newest such nets.
+    pub league_size: usize,
+    /// Share of games against the game's classic bot (games that have one).
+    pub classic_share: f32,
+    /// The classic opponent's budget per move (playouts; nodes for Connect 4's alpha-beta).
+    pub classic_playouts: u64,
+    /// Whether an earlier net's moves become samples too (the classic bot's never do).
+    pub opponent_samples: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -66,12 +78,18 @@ pub struct TrainingSection {
     pub min_learning_rate: f64,
     pub weight_decay: f32,
     pub value_loss_weight: f32,
+    /// Weight of the auxiliary head's loss (targets from the end of each game, `selfplay::aux`;
+    /// 0 = no such head). The head is never exported.
+    pub aux_loss_weight: f32,
     /// Times each new sample is drawn for training, on average.
     pub sample_reuse: f32,
     /// Positions kept in the replay window.
     pub replay_window: usize,
     /// No training before the window holds this many positions.
     pub min_replay: usize,
+    /// Keep every iteration's games file; by default those the replay window no longer draws
+    /// from are deleted, so the run directory stays bounded.
+    pub keep_all_games: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -156,6 +174,12 @@ impl Default for SelfPlaySection {
             value_target_q_weight: 0.2,
             threads: 0,
             solve_legal: 0,
+            league_share: 0.0,
+            league_every: 10,
+            league_size: 8,
+            classic_share: 0.0,
+            classic_playouts: 2000,
+            opponent_samples: false,
         }
     }
 }
@@ -171,9 +195,11 @@ impl Default for TrainingSection {
             min_learning_rate: 2.5e-4,
             weight_decay: 1e-4,
             value_loss_weight: 1.0,
+            aux_loss_weight: 0.0,
             sample_reuse: 6.0,
             replay_window: 200_000,
             min_replay: 2_000,
+            keep_all_games: false,
         }
     }
 }
@@ -206,7 +232,7 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), String> {
         let s = &self.selfplay;
         let t = &self.training;
-        let checks: [(bool, &str); 12] = [
+        let checks: [(bool, &str); 15] = [
             (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
             (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
             (s.games_in_flight >= 1, "selfplay.games_in_flight must be at least 1"),
@@ -214,8 +240,11 @@ impl TrainConfig {
             ((0.0..=1.0).contains(&s.full_search_prob) && s.full_search_prob > 0.0, "selfplay.full_search_prob must be in (0, 1]"),
             (s.gumbel_considered >= 2, "selfplay.gumbel_considered must be at least 2"),
             ((0.0..=1.0).contains(&s.value_target_q_weight), "selfplay.value_target_q_weight must be in [0, 1]"),
+            (s.league_share >= 0.0 && s.classic_share >= 0.0 && s.league_share + s.classic_share <= 1.0, "selfplay.league_share and classic_share must be 0 or more, with a sum of at most 1"),
+            (s.league_every >= 1 && s.league_size >= 1 && s.classic_playouts >= 1, "selfplay.league_every, league_size and classic_playouts must be at least 1"),
             (t.batch_size >= 1 && t.learning_rate > 0.0 && t.learning_rate < 1.0, "training.batch_size >= 1 and 0 < learning_rate < 1"),
             (t.sample_reuse > 0.0, "training.sample_reuse must be positive"),
+            (t.aux_loss_weight >= 0.0 && t.aux_loss_weight.is_finite(), "training.aux_loss_weight must be 0 or more"),
             (t.replay_window >= t.batch_size && t.min_replay <= t.replay_window, "training.replay_window must hold a batch and min_replay"),
             (t.decay_factor > 0.0 && t.decay_factor <= 1.0, "training.decay_factor must be in (0, 1]"),
             (["classic", "uct", "random"].contains(&self.eval.opponent.as_str()), "eval.opponent must be \"classic\", \"uct\" or \"random\""),
@@ -238,6 +267,10 @@ impl TrainConfig {
             c_puct: s.c_puct,
             fpu_reduction: s.fpu_reduction,
             solve_legal: s.solve_legal,
+            league_share: s.league_share,
+            classic_share: s.classic_share,
+            classic_playouts: s.classic_playouts,
+            opponent_samples: s.opponent_samples,
         }
     }
 
@@ -251,6 +284,7 @@ impl TrainConfig {
             min_learning_rate: t.min_learning_rate,
             weight_decay: t.weight_decay,
             value_loss_weight: t.value_loss_weight,
+            aux_loss_weight: t.aux_loss_weight,
         }
     }
 }

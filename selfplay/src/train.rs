@@ -10,15 +10,21 @@
 //! state.json           last complete iteration, optimiser step, totals, checkpoint folder
 //! checkpoint-NNNNNN/   Burn model + optimiser state + net config
 //! weights.czw          the same net in the compact format self-play and bots read (f32)
-//! games/iter-NNNNNN.jsonl   the iteration's self-play games
+//! games/iter-NNNNNN.jsonl   the iteration's self-play games (only those the replay window
+//!                      still draws from, unless `training.keep_all_games`)
 //! metrics.jsonl, metrics.csv, progress.svg
 //! ```
+//!
+//! What a run needs to resume is `config.toml`, `state.json`, the newest checkpoint folder
+//! and the games files: a few MB of weights plus the replay window's games. `--init` starts
+//! a new run from weights alone (a shipped net, another machine's run).
 
 use crate::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec};
+use crate::aux::AuxTarget;
 use crate::config::TrainConfig;
 use crate::exact::ExactEndgame;
 use crate::replay::{samples_from_record, ReplayBuffer};
-use crate::worker::{generate, GameRecord};
+use crate::worker::{generate, GameRecord, LeagueNet};
 use bots::classic::Classic;
 use bots::game::Game;
 use bots::nn::Mlp;
@@ -54,6 +60,9 @@ pub struct RunState {
     pub samples: u64,
     pub seconds: f64,
     pub checkpoint: String,
+    /// The weights the run started from (`--init`): path and checksum; `None` from scratch.
+    #[serde(default)]
+    pub init: Option<String>,
 }
 
 /// One line of `metrics.jsonl` / `metrics.csv`.
@@ -66,6 +75,9 @@ pub struct IterationMetrics {
     pub train_steps: u64,
     pub policy_loss: f32,
     pub value_loss: f32,
+    /// Loss of the auxiliary head (0 without one).
+    #[serde(default)]
+    pub aux_loss: f32,
     pub learning_rate: f64,
     pub mean_game_length: f64,
     /// Mean utility of the first player (seat 0) in self-play.
@@ -83,15 +95,25 @@ pub struct IterationMetrics {
     /// moves (its games are never won or lost).
     #[serde(default)]
     pub eval_points: Option<f64>,
+    /// Self-play games against the classic bot, and the learner's mean utility in them.
+    #[serde(default)]
+    pub classic_games: u64,
+    #[serde(default)]
+    pub classic_utility: Option<f64>,
+    /// Self-play games against earlier nets, and the learner's mean utility in them.
+    #[serde(default)]
+    pub league_games: u64,
+    #[serde(default)]
+    pub league_utility: Option<f64>,
 }
 
-const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points";
+const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,aux_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points,classic_games,classic_utility,league_games,league_utility";
 
 impl IterationMetrics {
     fn csv_row(&self) -> String {
         let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
         format!(
-            "{},{},{},{},{},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1},{}",
+            "{},{},{},{},{},{:.5},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1},{},{},{},{},{}",
             self.iteration,
             self.games,
             self.samples_added,
@@ -99,6 +121,7 @@ impl IterationMetrics {
             self.train_steps,
             self.policy_loss,
             self.value_loss,
+            self.aux_loss,
             self.learning_rate,
             self.mean_game_length,
             self.seat0_utility,
@@ -110,7 +133,11 @@ impl IterationMetrics {
             opt(self.eval_score),
             opt(self.eval_elo),
             self.total_seconds,
-            opt(self.eval_points)
+            opt(self.eval_points),
+            self.classic_games,
+            opt(self.classic_utility),
+            self.league_games,
+            opt(self.league_utility)
         )
     }
 }
@@ -128,6 +155,34 @@ impl RunDir {
     }
     fn checkpoint_dir(&self, iteration: u64) -> String {
         format!("checkpoint-{iteration:06}")
+    }
+    fn league_file(&self, iteration: u64) -> PathBuf {
+        self.root.join("league").join(format!("iter-{iteration:06}.czw"))
+    }
+
+    /// The league's nets up to `iteration`, oldest first; later ones (written by an
+    /// iteration that did not complete) are removed.
+    fn read_league<G: Game>(&self, iteration: u64) -> Result<Vec<(u64, LeagueNet)>, TrainError> {
+        let folder = self.root.join("league");
+        let entries = match std::fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(file_error(&folder, e)),
+        };
+        let mut league = Vec::new();
+        for entry in entries {
+            let path = entry.map_err(|e| file_error(&folder, e))?.path();
+            let Some(it) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix("iter-")?.strip_suffix(".czw")?.parse::<u64>().ok()) else {
+                continue;
+            };
+            if it > iteration {
+                std::fs::remove_file(&path).map_err(|e| file_error(&path, e))?;
+                continue;
+            }
+            league.push((it, LeagueNet { label: format!("iter {it}"), net: Arc::new(load_weights::<G>(&path)?) }));
+        }
+        league.sort_by_key(|(it, _)| *it);
+        Ok(league)
     }
 
     fn read_state(&self) -> Result<Option<RunState>, TrainError> {
@@ -160,6 +215,8 @@ fn read_games(path: &Path) -> Result<Vec<GameRecord>, TrainError> {
 pub trait TrainObserver {
     /// The run is accepted and about to train; `resumed` holds the state of a resumed run.
     fn started(&mut self, _run_dir: &Path, _resumed: Option<&RunState>) {}
+    /// A new run starts from the weights named (`--init`).
+    fn initialised(&mut self, _source: &str) {}
     fn iteration_done(&mut self, _metrics: &IterationMetrics) {}
     /// Whether to draw progress bars.
     fn show_progress(&self) -> bool {
@@ -167,17 +224,42 @@ pub trait TrainObserver {
     }
 }
 
+/// Weights to start a new run from: a `.czw` file, or a run directory's `weights.czw`.
+/// Returns the net and how the run records where it came from (path and checksum).
+pub fn read_init_weights<G: Game>(path: &Path) -> Result<(Mlp, String), TrainError> {
+    let file = if path.is_dir() { path.join("weights.czw") } else { path.to_path_buf() };
+    let bytes = std::fs::read(&file).map_err(|e| file_error(&file, e))?;
+    let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(&file, e))?;
+    let checksum = bytes[bytes.len() - 8..].iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
+    Ok((net, format!("{} (checksum {checksum:016x})", file.display())))
+}
+
 /// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the game's defaults); a
 /// resumed run keeps the configuration it started with, and refuses a different `requested`
 /// one. `iterations` (the total to reach) overrides the configuration's in both cases.
-pub fn train<G: Classic + ExactEndgame>(
+///
+/// `init` starts a new run from existing weights (their shape must be the configuration's;
+/// without `requested`, the defaults take the weights' hidden widths). Given again for the
+/// same run, it resumes; other weights for an existing run are refused.
+pub fn train<G: Classic + ExactEndgame + AuxTarget>(
     run_dir: &Path,
     requested: Option<&TrainConfig>,
     iterations: Option<u64>,
+    init: Option<&Path>,
     observer: &mut dyn TrainObserver,
 ) -> Result<RunState, TrainError> {
     let dir = RunDir { root: run_dir.to_path_buf() };
     let saved = dir.read_state()?;
+    let init = init.map(read_init_weights::<G>).transpose()?;
+    if let (Some(state), Some((_, source))) = (&saved, &init) {
+        if state.init.as_ref() != Some(source) {
+            return Err(TrainError::Config(format!(
+                "{} already holds a run (iteration {}) not started from {source}; --init starts a new run: use a new --run-dir",
+                dir.root.display(),
+                state.iteration
+            )));
+        }
+    }
     let mut config = match &saved {
         Some(state) => {
             if state.game != G::NAME {
@@ -196,7 +278,13 @@ pub fn train<G: Classic + ExactEndgame>(
             }
             original
         }
-        None => requested.cloned().unwrap_or_else(|| TrainConfig::for_game(G::NAME)),
+        None => requested.cloned().unwrap_or_else(|| {
+            let mut config = TrainConfig::for_game(G::NAME);
+            if let Some((net, _)) = &init {
+                config.net.hidden = net.hidden.iter().map(|d| d.outputs).collect();
+            }
+            config
+        }),
     };
     if let Some(n) = iterations {
         config.iterations = n;
@@ -205,12 +293,24 @@ pub fn train<G: Classic + ExactEndgame>(
     if config.selfplay.solve_legal > 0 && G::exact_player().is_none() {
         return Err(TrainError::Config(format!("selfplay.solve_legal needs a game with an exact endgame search, and {} has none", G::NAME)));
     }
-    if config.eval.opponent == "classic" && !G::has_classic_bot() {
-        return Err(TrainError::Config(format!("eval.opponent = \"classic\" needs a game with a classic bot, and {} has none", G::NAME)));
+    for (asks, setting) in [(config.eval.opponent == "classic", "eval.opponent = \"classic\""), (config.selfplay.classic_share > 0.0, "selfplay.classic_share")] {
+        if asks && !G::has_classic_bot() {
+            return Err(TrainError::Config(format!("{setting} needs a game with a classic bot, and {} has none", G::NAME)));
+        }
     }
+    let aux_outputs = if config.training.aux_loss_weight > 0.0 { G::AUX_OUTPUTS } else { 0 };
+    let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone()).with_aux_outputs(aux_outputs);
+    let initial = match (&saved, &init) {
+        (None, Some((net, source))) => {
+            let trainer = Trainer::from_mlp(net, net_config.clone(), config.optim_config(), config.seed).map_err(|why| TrainError::Config(format!("--init {source}: {why}")))?;
+            Some(trainer)
+        }
+        _ => None,
+    };
     // Only now, so that a refused configuration leaves nothing behind.
-    std::fs::create_dir_all(dir.root.join("games")).map_err(|e| file_error(&dir.root, e))?;
-    let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone());
+    for folder in ["games", "league"] {
+        std::fs::create_dir_all(dir.root.join(folder)).map_err(|e| file_error(&dir.root, e))?;
+    }
     let (mut trainer, mut state, mut history) = match saved {
         Some(state) => {
             let trainer = Trainer::load(&dir.root.join(&state.checkpoint), config.optim_config(), state.step)?;
@@ -220,14 +320,17 @@ pub fn train<G: Classic + ExactEndgame>(
         }
         None => {
             dir.write("config.toml", config.to_toml().as_bytes())?;
-            let trainer = Trainer::new(net_config, config.optim_config(), config.seed);
-            let state = RunState { game: G::NAME.to_string(), ..Default::default() };
+            let trainer = initial.unwrap_or_else(|| Trainer::new(net_config, config.optim_config(), config.seed));
+            let state = RunState { game: G::NAME.to_string(), init: init.map(|(_, source)| source), ..Default::default() };
             observer.started(&dir.root, None);
+            if let Some(source) = &state.init {
+                observer.initialised(source);
+            }
             (trainer, state, Vec::new())
         }
     };
     // Refill the replay window from the newest games files of complete iterations.
-    let mut replay = ReplayBuffer::<G>::new(config.training.replay_window);
+    let mut replay = ReplayBuffer::<G>::new(config.training.replay_window, trainer.net_config.aux_outputs > 0);
     let q_weight = config.selfplay.value_target_q_weight;
     {
         let mut files = Vec::new();
@@ -247,6 +350,7 @@ pub fn train<G: Classic + ExactEndgame>(
     }
     let mut net = Arc::new(trainer.to_mlp(G::NAME));
     dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
+    let mut league = dir.read_league::<G>(state.iteration)?;
     let settings = config.selfplay_settings();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.selfplay.threads)
@@ -259,7 +363,8 @@ pub fn train<G: Classic + ExactEndgame>(
         // 1. Self-play with the current net.
         let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
         let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
-        let (records, sp) = pool.install(|| generate::<G>(&net, &settings, config.selfplay.games_per_iteration, seed, &|| bar.inc(1)));
+        let opponents: Vec<LeagueNet> = league.iter().map(|(_, l)| l.clone()).collect();
+        let (records, sp) = pool.install(|| generate::<G>(&net, &opponents, &settings, config.selfplay.games_per_iteration, seed, &|| bar.inc(1)));
         bar.finish_and_clear();
         let mut lines = String::new();
         for r in &records {
@@ -280,12 +385,13 @@ pub fn train<G: Classic + ExactEndgame>(
             0
         };
         let bar = progress_bar(observer.show_progress(), steps, &format!("iter {iteration} training"));
-        let (mut policy_loss, mut value_loss) = (0.0f32, 0.0f32);
+        let (mut policy_loss, mut value_loss, mut aux_loss) = (0.0f32, 0.0f32, 0.0f32);
         for _ in 0..steps {
             let batch = replay.batch(config.training.batch_size, &mut rng);
             let losses = trainer.train_step(&batch);
             policy_loss += losses.policy / steps as f32;
             value_loss += losses.value / steps as f32;
+            aux_loss += losses.aux / steps as f32;
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -296,6 +402,17 @@ pub fn train<G: Classic + ExactEndgame>(
         let checkpoint = dir.checkpoint_dir(iteration);
         trainer.save(&dir.root.join(&checkpoint))?;
         dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
+        if config.selfplay.league_share > 0.0 && iteration % config.selfplay.league_every == 0 {
+            // Half precision: a league opponent plays as well with it, in half the disk.
+            let bytes = bots::nn_write::to_bytes_as(&net, bots::nn::Storage::F16).map_err(|e| TrainError::Config(format!("cannot store the net for the league: {e}")))?;
+            let path = dir.league_file(iteration);
+            write_atomically(&path, &bytes).map_err(|e| file_error(&path, e))?;
+            league.push((iteration, LeagueNet { label: format!("iter {iteration}"), net: Arc::new(load_weights::<G>(&path)?) }));
+            while league.len() > config.selfplay.league_size {
+                let (old, _) = league.remove(0);
+                let _ = std::fs::remove_file(dir.league_file(old));
+            }
+        }
 
         // 4. Evaluate now and then.
         let (eval_score, eval_elo, eval_points) = if config.eval.every > 0 && iteration % config.eval.every == 0 && config.eval.games > 0 {
@@ -319,6 +436,15 @@ pub fn train<G: Classic + ExactEndgame>(
         };
 
         let n = records.len().max(1) as f64;
+        let against = |classic: bool| {
+            let utilities: Vec<f64> = records
+                .iter()
+                .filter(|r| r.opponent.as_deref().is_some_and(|o| (o == "classic") == classic))
+                .map(|r| r.utilities[r.learner_seat.unwrap_or(0)] as f64)
+                .collect();
+            (utilities.len() as u64, (!utilities.is_empty()).then(|| utilities.iter().sum::<f64>() / utilities.len() as f64))
+        };
+        let ((classic_games, classic_utility), (league_games, league_utility)) = (against(true), against(false));
         state.iteration = iteration;
         state.step = trainer.step;
         state.games += records.len() as u64;
@@ -333,6 +459,7 @@ pub fn train<G: Classic + ExactEndgame>(
             train_steps: steps,
             policy_loss,
             value_loss,
+            aux_loss,
             learning_rate: config.optim_config().learning_rate_at(trainer.step),
             mean_game_length: sp.actions as f64 / n,
             seat0_utility: records.iter().map(|r| r.utilities[0] as f64).sum::<f64>() / n,
@@ -345,17 +472,43 @@ pub fn train<G: Classic + ExactEndgame>(
             eval_elo,
             eval_points,
             total_seconds: state.seconds,
+            classic_games,
+            classic_utility,
+            league_games,
+            league_utility,
         };
         history.push(metrics.clone());
         write_metrics(&dir, &history)?;
         dir.write("state.json", serde_json::to_string_pretty(&state).expect("state serialises").as_bytes())?;
-        // Only now is the previous checkpoint no longer needed.
+        // Only now is the previous checkpoint no longer needed, nor games the window has dropped.
         if !previous_checkpoint.is_empty() {
             let _ = std::fs::remove_dir_all(dir.root.join(previous_checkpoint));
+        }
+        if !config.training.keep_all_games {
+            for old in (1..oldest_needed_games(&history, config.training.replay_window)).rev() {
+                match std::fs::remove_file(dir.games_file(old)) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                    Err(e) => return Err(file_error(&dir.games_file(old), e)),
+                }
+            }
         }
         observer.iteration_done(&metrics);
     }
     Ok(state)
+}
+
+/// The oldest iteration whose games the replay window still holds (what a resume reads
+/// back): the newest iterations whose samples fill the window.
+fn oldest_needed_games(history: &[IterationMetrics], window: usize) -> u64 {
+    let mut held = 0;
+    for m in history.iter().rev() {
+        held += m.samples_added as usize;
+        if held >= window {
+            return m.iteration;
+        }
+    }
+    history.first().map_or(1, |m| m.iteration)
 }
 
 fn progress_bar(show: bool, len: u64, label: &str) -> ProgressBar {
