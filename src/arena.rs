@@ -1,7 +1,7 @@
 //! `cupzero arena`: checkpoints and baselines head to head, in-process.
 
 use crate::GameName;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use bots::connect4::Connect4;
 use bots::classic::Classic;
 use clap::Args;
@@ -46,6 +46,14 @@ pub struct ArenaArgs {
     pub parallel: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play this many actions at random before the players take over (the same opening for
+    /// both seats of a pair of games): deterministic players otherwise repeat two games.
+    #[arg(long, default_value_t = 0)]
+    pub random_opening: usize,
+    /// Write every game (number, seed, A's seat, points) to this JSONL file, for
+    /// `cupzero compare`.
+    #[arg(long)]
+    pub records: Option<std::path::PathBuf>,
 }
 
 fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
@@ -107,8 +115,13 @@ fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
     }
     let players = [player::<G>(&args.a, args.c_puct)?, player::<G>(&args.b, args.b_c_puct.or(args.c_puct))?];
     let parallel = args.parallel.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let config = ArenaConfig { games: args.games, parallel, limits: [limit, b_limit], seed: args.seed, sprt };
-    let summary = run_arena::<G>(&players, &config, &mut |_, s| {
+    let config = ArenaConfig { games: args.games, parallel, limits: [limit, b_limit], seed: args.seed, sprt, random_opening: args.random_opening };
+    let mut records = String::new();
+    let mut margins = Vec::new();
+    let summary = run_arena::<G>(&players, &config, &mut |g, s| {
+        records.push_str(&serde_json::to_string(g).expect("arena games serialise"));
+        records.push('\n');
+        margins.push((g.points[0] - g.points[1]) as f64);
         eprint!("\r{} games: A {}-{}-{} (W-D-L)   ", s.stats.games(), s.stats.wins, s.stats.draws, s.stats.losses);
         let _ = std::io::stderr().flush();
     });
@@ -118,7 +131,11 @@ fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
     println!("limits: A {:?}, B {:?}", config.limits[0], config.limits[1]);
     println!("A: {}", summary.stats.describe());
     println!("A as seat 0: {}\nA as seat 1: {}", summary.by_seat[0].describe(), summary.by_seat[1].describe());
-    println!("mean points: A {:.2}, B {:.2}", mean[0], mean[1]);
+    let (m, half) = selfplay::judge::mean_with_half_interval(&margins);
+    println!("mean points: A {:.2}, B {:.2}, margin A-B {m:+.2} (95% CI {:+.2}..{:+.2})", mean[0], mean[1], m - half, m + half);
+    if let Some(path) = &args.records {
+        bots::tools::write_atomically(path, records.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     println!("playouts per move: A {:.0}, B {:.0}", summary.playouts_per_move[0], summary.playouts_per_move[1]);
     if let Some(outcome) = summary.sprt {
         let s = sprt.unwrap();

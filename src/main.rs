@@ -4,6 +4,7 @@ mod arena;
 mod bench;
 mod bundle;
 mod clock_args;
+mod compare;
 mod export;
 mod judge;
 mod play;
@@ -31,6 +32,8 @@ enum Command {
     TrainConfig(train::TrainConfigArgs),
     /// Play checkpoints and baselines against each other in-process.
     Arena(arena::ArenaArgs),
+    /// Compare two matches played on the same seeds, game by game (paired difference, 95% CI).
+    Compare(compare::CompareArgs),
     /// Write a single-file, std-only bot with embedded weights for a contest platform.
     Export(export::ExportArgs),
     /// Count positions N actions ahead (move generator check).
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Command::TrainConfig(args) => train::print_default_config(args),
         Command::Arena(args) => arena::run(args),
         Command::Export(args) => export::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),
     };

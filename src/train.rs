@@ -29,7 +29,7 @@ pub struct TrainArgs {
 
 #[derive(Args, Debug)]
 pub struct TrainConfigArgs {
-    /// The game whose defaults to print (6561 has its own; the others share them).
+    /// The game whose defaults to print (each game has its own: evaluation opponent, exact endgames, 6561's short iterations).
     pub game: Option<GameName>,
 }
 

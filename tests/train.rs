@@ -234,3 +234,26 @@ fn the_run_directory_keeps_only_the_games_the_window_needs() {
         }
     }
 }
+
+/// With `training.overlap`, each iteration trains on the window as it stood before its games
+/// (none in the first iteration, the previous iteration's share after), and the net learns.
+#[test]
+fn overlapped_training_trains_one_iteration_behind() {
+    let dir = fresh_dir("overlap");
+    let config = dir.join("overlap.toml");
+    std::fs::write(&config, TINY.replace("[training]", "[training]\noverlap = true")).unwrap();
+    let run_dir = dir.join("run");
+    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "8"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let m = metrics(&run_dir);
+    let field = |i: usize, k: &str| m[i][k].as_u64().unwrap();
+    assert_eq!(field(0, "train_steps"), 0, "nothing to train on while the first games are played");
+    for i in 1..m.len() {
+        // The steps of iteration i are those the samples of iteration i - 1 call for.
+        let expected = (field(i - 1, "samples_added") as f64 * 6.0 / 128.0).ceil() as u64;
+        let window_before = field(i, "replay_size") - field(i, "samples_added");
+        assert_eq!(field(i, "train_steps"), if window_before >= 300 { expected } else { 0 }, "iteration {}", i + 1);
+    }
+    let trained: Vec<f64> = m.iter().filter(|x| x["train_steps"].as_u64().unwrap() > 0).map(|x| x["policy_loss"].as_f64().unwrap()).collect();
+    assert!(trained.len() >= 5 && trained[trained.len() - 1] < trained[0] - 0.1, "policy loss should fall: {trained:?}");
+}

@@ -114,6 +114,10 @@ pub struct ArenaConfig {
     pub limits: [MoveLimit; 2],
     pub seed: u64,
     pub sprt: Option<Sprt>,
+    /// Actions played uniformly at random before the players take over, the same for both
+    /// games of a pair (games 2k and 2k + 1, A in either seat): deterministic players
+    /// otherwise repeat the same two games.
+    pub random_opening: usize,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -137,7 +141,11 @@ impl ArenaSummary {
 }
 
 /// One finished arena game, from A's side.
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct ArenaGame {
+    /// The game's number and setup seed: the same in any match with the same `--seed`.
+    pub game: usize,
+    pub seed: u64,
     pub a_seat: usize,
     /// Points of A and B.
     pub points: [f32; 2],
@@ -157,6 +165,19 @@ fn play_game<G: Classic>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: 
     let mut agents: Vec<Box<dyn Agent<G>>> =
         seats.iter().map(|&p| players[p].agent::<G>(seed.wrapping_mul(31).wrapping_add(p as u64), playouts_of(p))).collect();
     let mut state = G::new_game(&mut Rng::new(seed));
+    let mut opening = Rng::new(config.seed ^ (game as u64 / 2).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut legal = bots::game::ActionList::new();
+    for _ in 0..config.random_opening {
+        if state.is_terminal() {
+            break;
+        }
+        state.legal_actions(&mut legal);
+        let action = legal[opening.below(legal.len())];
+        for agent in agents.iter_mut() {
+            agent.observe(action);
+        }
+        state.apply(action);
+    }
     let (mut moves, mut playouts) = ([0u64; 2], [0u64; 2]);
     while !state.is_terminal() {
         let seat = state.to_move();
@@ -174,7 +195,7 @@ fn play_game<G: Classic>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: 
         state.apply(action);
     }
     let scores = state.scores();
-    ArenaGame { a_seat, points: [scores[a_seat], scores[1 - a_seat]], moves, playouts }
+    ArenaGame { game, seed, a_seat, points: [scores[a_seat], scores[1 - a_seat]], moves, playouts }
 }
 
 /// Plays the match; `on_game` sees each game and the running summary.
@@ -216,7 +237,7 @@ mod tests {
 
     #[test]
     fn uct_beats_random_in_process() {
-        let config = ArenaConfig { games: 10, parallel: 2, limits: [MoveLimit::Playouts(300), MoveLimit::Playouts(1)], seed: 1, sprt: None };
+        let config = ArenaConfig { games: 10, parallel: 2, limits: [MoveLimit::Playouts(300), MoveLimit::Playouts(1)], seed: 1, sprt: None, random_opening: 0 };
         let s = run_arena::<Connect4>(&[PlayerSpec::Uct, PlayerSpec::Random], &config, &mut |_, _| {});
         assert_eq!(s.stats.games(), 10);
         assert!(s.stats.wins >= 9, "{:?}", s.stats);
@@ -228,10 +249,27 @@ mod tests {
     #[test]
     fn sprt_stops_a_lopsided_match_early() {
         let sprt = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
-        let config = ArenaConfig { games: 400, parallel: 2, limits: [MoveLimit::Playouts(200), MoveLimit::Playouts(1)], seed: 3, sprt: Some(sprt) };
+        let config = ArenaConfig { games: 400, parallel: 2, limits: [MoveLimit::Playouts(200), MoveLimit::Playouts(1)], seed: 3, sprt: Some(sprt), random_opening: 0 };
         let s = run_arena::<Connect4>(&[PlayerSpec::Uct, PlayerSpec::Random], &config, &mut |_, _| {});
         assert_eq!(s.sprt, Some(SprtOutcome::H1));
         assert!(s.stats.games() < 100, "{} games", s.stats.games());
+    }
+
+    /// Random openings make deterministic players play different games.
+    #[test]
+    fn random_openings_vary_the_games_and_come_in_pairs() {
+        let mut games = Vec::new();
+        let config = ArenaConfig { games: 8, parallel: 2, limits: [MoveLimit::Playouts(2000); 2], seed: 4, sprt: None, random_opening: 3 };
+        run_arena::<Connect4>(&[PlayerSpec::Classic, PlayerSpec::Classic], &config, &mut |g, _| games.push(g.clone()));
+        assert_eq!(games.len(), 8);
+        let plain = ArenaConfig { random_opening: 0, ..config.clone() };
+        let mut lengths = std::collections::HashSet::new();
+        run_arena::<Connect4>(&[PlayerSpec::Classic, PlayerSpec::Classic], &plain, &mut |g, _| {
+            lengths.insert((g.a_seat, g.moves));
+        });
+        assert_eq!(lengths.len(), 2, "without an opening, a deterministic bot repeats one game per seat");
+        let varied: std::collections::HashSet<_> = games.iter().map(|g| g.moves).collect();
+        assert!(varied.len() > 2, "{varied:?}");
     }
 
     #[test]

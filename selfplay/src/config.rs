@@ -87,6 +87,10 @@ pub struct TrainingSection {
     pub replay_window: usize,
     /// No training before the window holds this many positions.
     pub min_replay: usize,
+    /// Train while the next iteration's games are played (on the window as it stood, with
+    /// the net one iteration older in self-play), instead of after them: on many cores the
+    /// training step would otherwise be the serial bottleneck.
+    pub overlap: bool,
     /// Keep every iteration's games file; by default those the replay window no longer draws
     /// from are deleted, so the run directory stays bounded.
     pub keep_all_games: bool,
@@ -105,6 +109,9 @@ pub struct EvalSection {
     /// Search budget per move of a `classic` or `uct` opponent (playouts; nodes for an
     /// alpha-beta classic bot).
     pub opponent_playouts: u64,
+    /// Actions played at random before each pair of evaluation games (one per seat), so
+    /// that deterministic players do not repeat the same two games.
+    pub random_opening: usize,
 }
 
 impl Default for TrainConfig {
@@ -138,6 +145,17 @@ impl TrainConfig {
             // At most 36 legal moves: the last 8 stones, which the margin search settles in
             // about 10k nodes (BENCHMARKS.md, session 8).
             config.selfplay.solve_legal = 36;
+        }
+        // Evaluation against the classic bot where the game has one: UCT at 1000 playouts
+        // was beaten 95% of the time and hid the gap. Budgets where the shipped nets (200
+        // playouts) neither always win nor always lose (BENCHMARKS.md, session 11); Black
+        // Hole's games are nearly all lost, so its figure is the mean points.
+        let classic = |games, opponent_playouts, random_opening| EvalSection { every: 10, games, playouts: 200, opponent: "classic".into(), opponent_playouts, random_opening };
+        match game {
+            "connect4" => config.eval = classic(40, 4000, 2),
+            "blackhole" => config.eval = classic(100, 1000, 0),
+            "zuniq" => config.eval = classic(20, 10_000, 2),
+            _ => {}
         }
         if game == "6561" {
             config.selfplay.games_per_iteration = 32;
@@ -199,6 +217,7 @@ impl Default for TrainingSection {
             sample_reuse: 6.0,
             replay_window: 200_000,
             min_replay: 2_000,
+            overlap: false,
             keep_all_games: false,
         }
     }
@@ -206,7 +225,7 @@ impl Default for TrainingSection {
 
 impl Default for EvalSection {
     fn default() -> Self {
-        EvalSection { every: 5, games: 20, playouts: 64, opponent: "uct".into(), opponent_playouts: 1000 }
+        EvalSection { every: 5, games: 20, playouts: 64, opponent: "uct".into(), opponent_playouts: 1000, random_opening: 0 }
     }
 }
 
@@ -299,7 +318,18 @@ mod tests {
         assert_eq!(c.eval.opponent, "random");
         assert!(c.selfplay.games_per_iteration < TrainConfig::default().selfplay.games_per_iteration);
         c.validate().unwrap();
-        assert_eq!(TrainConfig::for_game("connect4"), TrainConfig::default());
+        assert_eq!(TrainConfig::for_game("qttt"), TrainConfig::default());
+    }
+
+    /// Games with a classic bot are evaluated against it; the others keep UCT (or random).
+    #[test]
+    fn evaluation_is_against_the_classic_bot_where_there_is_one() {
+        for game in ["connect4", "blackhole", "zuniq"] {
+            let c = TrainConfig::for_game(game);
+            assert_eq!(c.eval.opponent, "classic", "{game}");
+            c.validate().unwrap();
+        }
+        assert_eq!(TrainConfig::for_game("qttt").eval.opponent, "uct");
     }
 
     /// The games with an exact endgame search hand their self-play endgames to it by default;

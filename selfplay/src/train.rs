@@ -30,7 +30,7 @@ use bots::game::Game;
 use bots::nn::Mlp;
 use bots::rng::Rng;
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{write_atomically, NetConfig, Trainer};
+use model::{write_atomically, Losses, NetConfig, Trainer};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -360,11 +360,42 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
     while config.iterations == 0 || state.iteration < config.iterations {
         let iteration = state.iteration + 1;
         let iteration_start = Instant::now();
-        // 1. Self-play with the current net.
+        // 1. Self-play with the current net; 2. train on the window. With `training.overlap`
+        // the two run side by side: the steps for the previous iteration's samples train on
+        // the window as it stood, while the net of the previous round plays.
+        let show = observer.show_progress() && !config.training.overlap;
         let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
         let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
         let opponents: Vec<LeagueNet> = league.iter().map(|(_, l)| l.clone()).collect();
-        let (records, sp) = pool.install(|| generate::<G>(&net, &opponents, &settings, config.selfplay.games_per_iteration, seed, &|| bar.inc(1)));
+        let play = || pool.install(|| generate::<G>(&net, &opponents, &settings, config.selfplay.games_per_iteration, seed, &|| bar.inc(1)));
+        let steps_for = |added: u64, window: usize| {
+            if window >= config.training.min_replay && added > 0 {
+                ((added as f32 * config.training.sample_reuse / config.training.batch_size as f32).ceil() as u64).max(1)
+            } else {
+                0
+            }
+        };
+        let (records, sp, samples_added, steps, trained) = if config.training.overlap {
+            let steps = steps_for(history.last().map_or(0, |m| m.samples_added), replay.len());
+            let (played, trained) = std::thread::scope(|scope| {
+                let training = scope.spawn(|| train_steps(&mut trainer, &replay, steps, config.training.batch_size, &mut rng, show, iteration));
+                let played = play();
+                (played, training.join().expect("the training thread does not panic"))
+            });
+            let (records, sp) = played;
+            let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+            let samples_added = added.len() as u64;
+            replay.extend(added);
+            (records, sp, samples_added, steps, trained)
+        } else {
+            let (records, sp) = play();
+            let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+            let samples_added = added.len() as u64;
+            replay.extend(added);
+            let steps = steps_for(samples_added, replay.len());
+            let trained = train_steps(&mut trainer, &replay, steps, config.training.batch_size, &mut rng, show, iteration);
+            (records, sp, samples_added, steps, trained)
+        };
         bar.finish_and_clear();
         let mut lines = String::new();
         for r in &records {
@@ -373,29 +404,7 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
         }
         let games_path = dir.games_file(iteration);
         write_atomically(&games_path, lines.as_bytes()).map_err(|e| file_error(&games_path, e))?;
-        let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
-        let samples_added = added.len() as u64;
-        replay.extend(added);
-
-        // 2. Train on the window.
-        let train_start = Instant::now();
-        let steps = if replay.len() >= config.training.min_replay {
-            ((samples_added as f32 * config.training.sample_reuse / config.training.batch_size as f32).ceil() as u64).max(1)
-        } else {
-            0
-        };
-        let bar = progress_bar(observer.show_progress(), steps, &format!("iter {iteration} training"));
-        let (mut policy_loss, mut value_loss, mut aux_loss) = (0.0f32, 0.0f32, 0.0f32);
-        for _ in 0..steps {
-            let batch = replay.batch(config.training.batch_size, &mut rng);
-            let losses = trainer.train_step(&batch);
-            policy_loss += losses.policy / steps as f32;
-            value_loss += losses.value / steps as f32;
-            aux_loss += losses.aux / steps as f32;
-            bar.inc(1);
-        }
-        bar.finish_and_clear();
-        let train_seconds = train_start.elapsed().as_secs_f64();
+        let (Losses { policy: policy_loss, value: value_loss, aux: aux_loss }, train_seconds) = trained;
         net = Arc::new(trainer.to_mlp(G::NAME));
 
         // 3. Save: checkpoint folder, weights, then the state that makes them current.
@@ -428,6 +437,7 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
                 limits: [MoveLimit::Playouts(config.eval.playouts), MoveLimit::Playouts(config.eval.opponent_playouts)],
                 seed: iteration,
                 sprt: None,
+                random_opening: config.eval.random_opening,
             };
             let s = run_arena::<G>(&players, &arena, &mut |_, _| {});
             (Some(s.stats.score()), Some(s.stats.elo()).filter(|e| e.is_finite()), Some(s.mean_points()[0]))
@@ -496,6 +506,22 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
         observer.iteration_done(&metrics);
     }
     Ok(state)
+}
+
+/// `steps` optimiser steps on batches from `replay`: the mean losses and the seconds taken.
+fn train_steps<G: AuxTarget>(trainer: &mut Trainer, replay: &ReplayBuffer<G>, steps: u64, batch_size: usize, rng: &mut Rng, show: bool, iteration: u64) -> (Losses, f64) {
+    let start = Instant::now();
+    let bar = progress_bar(show, steps, &format!("iter {iteration} training"));
+    let mut mean = Losses::default();
+    for _ in 0..steps {
+        let losses = trainer.train_step(&replay.batch(batch_size, rng));
+        mean.policy += losses.policy / steps as f32;
+        mean.value += losses.value / steps as f32;
+        mean.aux += losses.aux / steps as f32;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    (mean, start.elapsed().as_secs_f64())
 }
 
 /// The oldest iteration whose games the replay window still holds (what a resume reads
