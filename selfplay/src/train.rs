@@ -142,6 +142,11 @@ impl IterationMetrics {
     }
 }
 
+/// The iteration in a file name `iter-NNNNNN<extension>` (games files, league nets).
+fn iteration_of(path: &Path, extension: &str) -> Option<u64> {
+    path.file_name()?.to_str()?.strip_prefix("iter-")?.strip_suffix(extension)?.parse().ok()
+}
+
 pub struct RunDir {
     pub root: PathBuf,
 }
@@ -156,6 +161,19 @@ impl RunDir {
     fn checkpoint_dir(&self, iteration: u64) -> String {
         format!("checkpoint-{iteration:06}")
     }
+    /// Deletes the games files of iterations before `first` (all of them, so that one left
+    /// behind by a run killed while deleting goes with the next iteration).
+    fn remove_games_before(&self, first: u64) -> Result<(), TrainError> {
+        let folder = self.root.join("games");
+        for entry in std::fs::read_dir(&folder).map_err(|e| file_error(&folder, e))? {
+            let path = entry.map_err(|e| file_error(&folder, e))?.path();
+            if iteration_of(&path, ".jsonl").is_some_and(|it| it < first) {
+                std::fs::remove_file(&path).map_err(|e| file_error(&path, e))?;
+            }
+        }
+        Ok(())
+    }
+
     fn league_file(&self, iteration: u64) -> PathBuf {
         self.root.join("league").join(format!("iter-{iteration:06}.czw"))
     }
@@ -172,7 +190,7 @@ impl RunDir {
         let mut league = Vec::new();
         for entry in entries {
             let path = entry.map_err(|e| file_error(&folder, e))?.path();
-            let Some(it) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix("iter-")?.strip_suffix(".czw")?.parse::<u64>().ok()) else {
+            let Some(it) = iteration_of(&path, ".czw") else {
                 continue;
             };
             if it > iteration {
@@ -495,13 +513,7 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
             let _ = std::fs::remove_dir_all(dir.root.join(previous_checkpoint));
         }
         if !config.training.keep_all_games {
-            for old in (1..oldest_needed_games(&history, config.training.replay_window)).rev() {
-                match std::fs::remove_file(dir.games_file(old)) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
-                    Err(e) => return Err(file_error(&dir.games_file(old), e)),
-                }
-            }
+            dir.remove_games_before(oldest_needed_games(&history, config.training.replay_window))?;
         }
         observer.iteration_done(&metrics);
     }
