@@ -257,3 +257,29 @@ fn overlapped_training_trains_one_iteration_behind() {
     let trained: Vec<f64> = m.iter().filter(|x| x["train_steps"].as_u64().unwrap() > 0).map(|x| x["policy_loss"].as_f64().unwrap()).collect();
     assert!(trained.len() >= 5 && trained[trained.len() - 1] < trained[0] - 0.1, "policy loss should fall: {trained:?}");
 }
+
+/// The league: every `league_every` iterations the net joins it, the newest `league_size`
+/// stay, and a share of the games is played against them (none before the first joins);
+/// classic games come in their share from the start, with samples of the learner only.
+#[test]
+fn league_and_classic_games_in_a_run() {
+    let dir = fresh_dir("league");
+    let config = dir.join("league.toml");
+    let toml = TINY.replace("fast_playouts = 6", "fast_playouts = 6\nleague_share = 0.4\nleague_every = 2\nleague_size = 2\nclassic_share = 0.2\nclassic_playouts = 300");
+    std::fs::write(&config, toml).unwrap();
+    let run_dir = dir.join("run");
+    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "6"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut league: Vec<String> = std::fs::read_dir(run_dir.join("league")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    league.sort();
+    assert_eq!(league, ["iter-000004.czw", "iter-000006.czw"]);
+    let m = metrics(&run_dir);
+    let games = |i: usize, k: &str| m[i][k].as_u64().unwrap();
+    assert_eq!((games(0, "league_games"), games(1, "league_games")), (0, 0), "the league is empty before iteration 2 ends");
+    for i in 2..6 {
+        let (l, c) = (games(i, "league_games"), games(i, "classic_games"));
+        assert!((15..=50).contains(&l), "iteration {}: {l} of 80 league games", i + 1);
+        assert!((5..=30).contains(&c), "iteration {}: {c} of 80 classic games", i + 1);
+        assert!(m[i]["classic_utility"].as_f64().is_some());
+    }
+}
