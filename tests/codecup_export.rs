@@ -68,7 +68,7 @@ fn arena_against_uct(game: &str, games: usize, playouts: u32) -> (f64, f64, f64)
     let report = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let score: f64 = report.split("score ").nth(1).and_then(|r| r.split('%').next()).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{report}"));
-    let b: f64 = report.split("mean points: A ").nth(1).and_then(|r| r.split(", B ").nth(1)).and_then(|r| r.lines().next()).and_then(|v| v.trim().parse().ok()).unwrap_or_else(|| panic!("{report}"));
+    let b: f64 = report.split("mean points: A ").nth(1).and_then(|r| r.split(", B ").nth(1)).and_then(|r| r.split([',', '\n']).next()).and_then(|v| v.trim().parse().ok()).unwrap_or_else(|| panic!("{report}"));
     (score / 100.0, mean_points_of_a(&report), b)
 }
 
