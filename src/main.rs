@@ -9,6 +9,7 @@ mod export;
 mod judge;
 mod play;
 mod train;
+mod worker;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Train a policy/value net by self-play (resumes an existing run directory).
     Train(train::TrainArgs),
+    /// Play self-play games for a run whose trainer is elsewhere (`train --redis`).
+    Worker(worker::WorkerArgs),
     /// Print the default training configuration (TOML) with every key.
     TrainConfig(train::TrainConfigArgs),
     /// Play checkpoints and baselines against each other in-process.
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Judge(args) => judge::run(args),
         Command::Train(args) => train::run(args),
+        Command::Worker(args) => worker::run(args),
         Command::TrainConfig(args) => train::print_default_config(args),
         Command::Arena(args) => arena::run(args),
         Command::Export(args) => export::run(args),

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use bots::connect4::Connect4;
 use clap::Args;
 use selfplay::config::TrainConfig;
-use selfplay::train::{train, IterationMetrics, RunState, TrainObserver};
+use selfplay::train::{train_with, IterationMetrics, RemoteSelfPlay, RunState, TrainObserver};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +25,16 @@ pub struct TrainArgs {
     /// (its weights.czw). Without --config the run takes their hidden widths.
     #[arg(long, value_name = "WEIGHTS_OR_RUN_DIR")]
     pub init: Option<PathBuf>,
+    /// Take self-play games from workers on other machines (`cupzero worker`) through this
+    /// Redis: redis://[:PASSWORD@]HOST:PORT/DB. Needs --run.
+    #[arg(long, value_name = "URL", requires = "run")]
+    pub redis: Option<String>,
+    /// The run's name on Redis (workers join it by this name).
+    #[arg(long, value_name = "NAME", requires = "redis")]
+    pub run: Option<String>,
+    /// With --redis: only the workers play; the trainer's threads do not.
+    #[arg(long, requires = "redis")]
+    pub no_local_selfplay: bool,
 }
 
 #[derive(Args, Debug)]
@@ -55,6 +65,8 @@ impl TrainObserver for Printer {
             (Some(s), None) => format!(", eval {:.0}%", 100.0 * s),
             _ => String::new(),
         };
+        let remote = m.remote_games();
+        let eval = if remote > 0 { format!(", {remote} games from {} workers{eval}", m.games_by_source.keys().filter(|s| s.as_str() != "local").count()) } else { eval };
         let eval = match m.eval_points {
             Some(p) => format!("{eval}, {p:.1} points"),
             None => eval,
@@ -79,23 +91,26 @@ impl TrainObserver for Printer {
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
+    let name = crate::game_id(args.game);
     let requested = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            Some(TrainConfig::from_toml(&text).map_err(anyhow::Error::msg).with_context(|| format!("invalid config {}", path.display()))?)
+            let defaults = TrainConfig::for_game(name);
+            Some(TrainConfig::from_toml(&text, &defaults).map_err(anyhow::Error::msg).with_context(|| format!("invalid config {}", path.display()))?)
         }
         None => None,
     };
-    let name = crate::game_id(args.game);
     let run_dir = args.run_dir.unwrap_or_else(|| PathBuf::from("runs").join(name));
     let mut printer = Printer { bars: std::io::stderr().is_terminal() };
     let init = args.init.as_deref();
+    let remote = args.redis.map(|url| RemoteSelfPlay { url, run: args.run.unwrap_or_default(), local: !args.no_local_selfplay });
+    let remote = remote.as_ref();
     let state = match args.game {
-        GameName::Connect4 => train::<Connect4>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
-        GameName::G6561 => train::<bots::game6561::Game6561>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
-        GameName::Blackhole => train::<bots::blackhole::BlackHole>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
-        GameName::Zuniq => train::<bots::zuniq::Zuniq>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
-        GameName::Qttt => train::<bots::qttt::Qttt>(&run_dir, requested.as_ref(), args.iterations, init, &mut printer)?,
+        GameName::Connect4 => train_with::<Connect4>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
+        GameName::G6561 => train_with::<bots::game6561::Game6561>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
+        GameName::Blackhole => train_with::<bots::blackhole::BlackHole>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
+        GameName::Zuniq => train_with::<bots::zuniq::Zuniq>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
+        GameName::Qttt => train_with::<bots::qttt::Qttt>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
     };
     println!("{} iterations, {} games, {} samples, {:.0} s; weights: {}", state.iteration, state.games, state.samples, state.seconds, run_dir.join("weights.czw").display());
     Ok(())

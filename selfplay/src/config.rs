@@ -213,7 +213,7 @@ impl Default for TrainingSection {
             min_learning_rate: 2.5e-4,
             weight_decay: 1e-4,
             value_loss_weight: 1.0,
-            aux_loss_weight: 0.0,
+            aux_loss_weight: 1.5,
             sample_reuse: 6.0,
             replay_window: 200_000,
             min_replay: 2_000,
@@ -230,8 +230,11 @@ impl Default for EvalSection {
 }
 
 impl TrainConfig {
-    pub fn from_toml(text: &str) -> Result<Self, String> {
-        let config: TrainConfig = toml::from_str(text).map_err(|e| {
+    /// Reads a TOML file of settings: what it names replaces `base` (a game's defaults, say),
+    /// key by key within each section; what it leaves out keeps `base`'s value.
+    pub fn from_toml(text: &str, base: &TrainConfig) -> Result<Self, String> {
+        // First read alone, so that an unknown key or a bad type is reported at its place.
+        let _: TrainConfig = toml::from_str(text).map_err(|e| {
             // toml's own message draws the line with a caret over several lines: keep one.
             let place = e.span().map(|span| {
                 let before = &text[..span.start.min(text.len())];
@@ -239,6 +242,17 @@ impl TrainConfig {
             });
             format!("{}{}", place.unwrap_or_default(), e.message().trim())
         })?;
+        let given: toml::Table = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
+        let mut merged = toml::Table::try_from(base).expect("config serialises");
+        for (key, value) in given {
+            match (merged.get_mut(&key), value) {
+                (Some(toml::Value::Table(section)), toml::Value::Table(keys)) => section.extend(keys),
+                (_, value) => {
+                    merged.insert(key, value);
+                }
+            }
+        }
+        let config: TrainConfig = merged.try_into().map_err(|e: toml::de::Error| e.message().trim().to_string())?;
         config.validate()?;
         Ok(config)
     }
@@ -348,20 +362,35 @@ mod tests {
     #[test]
     fn defaults_round_trip_through_toml() {
         let c = TrainConfig::default();
-        assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
-        assert_eq!(TrainConfig::from_toml("").unwrap(), c, "an empty file means the defaults");
+        assert_eq!(TrainConfig::from_toml(&c.to_toml(), &TrainConfig::for_game("zuniq")).unwrap(), c);
+        assert_eq!(TrainConfig::from_toml("", &c).unwrap(), c, "an empty file means the defaults");
     }
 
     #[test]
     fn unknown_keys_and_bad_values_are_rejected() {
-        let err = TrainConfig::from_toml("[selfplay]\nfull_playout = 3\n").unwrap_err();
+        let err = TrainConfig::from_toml("[selfplay]\nfull_playout = 3\n", &TrainConfig::default()).unwrap_err();
         assert!(err.starts_with("line 2, column 1: unknown field `full_playout`"), "{err}");
         assert!(!err.contains('\n'), "one line: {err}");
-        let err = TrainConfig::from_toml("[training]\nlearning_rate = 5.0\n").unwrap_err();
+        let err = TrainConfig::from_toml("[training]\nlearning_rate = 5.0\n", &TrainConfig::default()).unwrap_err();
         assert!(err.contains("learning_rate"), "{err}");
-        let partial = TrainConfig::from_toml("iterations = 3\n[net]\nhidden = [32]\n").unwrap();
+        let partial = TrainConfig::from_toml("iterations = 3\n[net]\nhidden = [32]\n", &TrainConfig::default()).unwrap();
         assert_eq!(partial.iterations, 3);
         assert_eq!(partial.net.hidden, vec![32]);
         assert_eq!(partial.training, TrainingSection::default());
+    }
+
+    /// A partial file changes only what it names: the game's own defaults (Black Hole's
+    /// endgame search in self-play, its classic evaluation) stay.
+    #[test]
+    fn a_partial_file_keeps_the_games_defaults() {
+        let base = TrainConfig::for_game("blackhole");
+        let c = TrainConfig::from_toml("[net]\nhidden = [64]\n[training]\noverlap = true\n[eval]\ngames = 10\n", &base).unwrap();
+        assert_eq!(c.net.hidden, vec![64]);
+        assert!(c.training.overlap);
+        assert_eq!(c.eval.games, 10);
+        assert_eq!(c.selfplay, base.selfplay);
+        assert_eq!(c.selfplay.solve_legal, 36);
+        assert_eq!((c.eval.opponent.as_str(), c.eval.opponent_playouts), ("classic", base.eval.opponent_playouts));
+        assert_eq!(TrainConfig { net: base.net.clone(), training: base.training.clone(), eval: base.eval.clone(), ..c.clone() }, base);
     }
 }

@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod aux;
 pub mod config;
+pub mod distributed;
 pub mod exact;
 pub mod gumbel;
 pub mod judge;

@@ -35,10 +35,13 @@ fn evaluation_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, caption: 
 pub fn progress_svg(history: &[IterationMetrics]) -> String {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, 840)).into_drawing_area();
+        // Distributed runs get a fourth panel: the games of each iteration by worker.
+        let distributed = history.iter().any(|m| !m.games_by_source.is_empty());
+        let root = SVGBackend::with_string(&mut svg, (900, if distributed { 1120 } else { 840 })).into_drawing_area();
         let _ = root.fill(&WHITE);
         let (top, rest) = root.split_vertically(300);
-        let (bottom, points_area) = rest.split_vertically(280);
+        let (bottom, rest) = rest.split_vertically(280);
+        let (points_area, workers_area) = rest.split_vertically(280);
         let last = history.last().map_or(1, |m| m.iteration.max(1));
         let max_loss = history.iter().map(|m| m.policy_loss.max(m.value_loss).max(m.aux_loss)).fold(0.1f32, f32::max) * 1.1;
         if let Ok(mut chart) = ChartBuilder::on(&top)
@@ -67,7 +70,54 @@ pub fn progress_svg(history: &[IterationMetrics]) -> String {
         evaluation_chart(&bottom, "Elo against the evaluation opponent (dots: each evaluation; line: mean of 5)", &elo, last, 100.0);
         let points: Vec<(u64, f64)> = history.iter().filter_map(|m| m.eval_points.map(|p| (m.iteration, p))).collect();
         evaluation_chart(&points_area, "the net's mean points in the evaluation (line: mean of 5)", &points, last, 1.0);
+        if distributed {
+            games_by_source_chart(&workers_area, history, last);
+        }
         let _ = root.present();
     }
     svg
+}
+
+/// Games per iteration from each source (`local`: the trainer's threads; the others: workers).
+fn games_by_source_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, history: &[IterationMetrics], last: u64) {
+    let sources: std::collections::BTreeSet<&String> = history.iter().flat_map(|m| m.games_by_source.keys()).collect();
+    let most = history.iter().flat_map(|m| m.games_by_source.values()).copied().max().unwrap_or(1).max(1);
+    let Ok(mut chart) = ChartBuilder::on(area)
+        .caption("self-play games per iteration, by worker", ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0u64..last, 0u64..most + most / 10 + 1)
+    else {
+        return;
+    };
+    let _ = chart.configure_mesh().x_desc("iteration").draw();
+    for (i, source) in sources.iter().enumerate() {
+        let colour = Palette99::pick(i).to_rgba();
+        let points = history.iter().map(|m| (m.iteration, m.games_by_source.get(*source).copied().unwrap_or(0)));
+        if let Ok(series) = chart.draw_series(LineSeries::new(points, colour.stroke_width(2))) {
+            series.label(source.as_str()).legend(move |(x, y)| PathElement::new([(x, y), (x + 15, y)], colour));
+        }
+    }
+    let _ = chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_distributed_run_shows_its_workers() {
+        let metrics = |iteration, sources: &[(&str, u64)]| IterationMetrics {
+            iteration,
+            games_by_source: sources.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
+            ..IterationMetrics::default()
+        };
+        let single = progress_svg(&[metrics(1, &[]), metrics(2, &[])]);
+        assert!(!single.contains("by worker"));
+        let svg = progress_svg(&[metrics(1, &[("local", 10), ("box1-77-abc", 30)]), metrics(2, &[("box1-77-abc", 40), ("box2-12-def", 8)])]);
+        for text in ["by worker", "local", "box1-77-abc", "box2-12-def"] {
+            assert!(svg.contains(text), "{text}");
+        }
+    }
 }

@@ -112,7 +112,7 @@ mod tests {
         let target = |a: Action| Some(SearchTarget { policy: vec![(a, 1.0)], root_value: [0.5, -0.5] });
         let mut targets = vec![target(0), target(8)];
         targets.extend(std::iter::repeat_n(None, 5));
-        let record = GameRecord { seed: 0, actions: vec![0, 1, 0, 1, 0, 1, 0], targets, utilities: [1.0, -1.0], scores: [10.0, 0.0], opponent: None, learner_seat: None };
+        let record = GameRecord { seed: 0, actions: vec![0, 1, 0, 1, 0, 1, 0], targets, utilities: [1.0, -1.0], scores: [10.0, 0.0], opponent: None, learner_seat: None, source: None };
         let samples = samples_from_record::<Connect4>(&record, 0.0);
         assert_eq!(samples.len(), 2);
         assert_eq!(samples[0].value, [1.0, -1.0]);

@@ -22,6 +22,7 @@
 use crate::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec};
 use crate::aux::AuxTarget;
 use crate::config::TrainConfig;
+use crate::distributed::{gather, RemoteError, TrainerLink};
 use crate::exact::ExactEndgame;
 use crate::replay::{samples_from_record, ReplayBuffer};
 use crate::worker::{generate, GameRecord, LeagueNet};
@@ -32,6 +33,7 @@ use bots::rng::Rng;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{write_atomically, Losses, NetConfig, Trainer};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -63,6 +65,10 @@ pub struct RunState {
     /// The weights the run started from (`--init`): path and checksum; `None` from scratch.
     #[serde(default)]
     pub init: Option<String>,
+    /// Distributed runs: each worker's highest batch number taken, so that a batch delivered
+    /// twice counts once.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub remote_seen: BTreeMap<String, u64>,
 }
 
 /// One line of `metrics.jsonl` / `metrics.csv`.
@@ -105,15 +111,28 @@ pub struct IterationMetrics {
     pub league_games: u64,
     #[serde(default)]
     pub league_utility: Option<f64>,
+    /// Distributed runs: the iteration's games by where they were played (`local` for the
+    /// trainer's own threads, else the worker's name), and their compressed bytes in the stream.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub games_by_source: BTreeMap<String, u64>,
+    #[serde(default)]
+    pub stream_bytes: u64,
 }
 
-const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,aux_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points,classic_games,classic_utility,league_games,league_utility";
+impl IterationMetrics {
+    /// Games played by workers on other machines.
+    pub fn remote_games(&self) -> u64 {
+        self.games_by_source.iter().filter(|(source, _)| source.as_str() != "local").map(|(_, n)| n).sum()
+    }
+}
+
+const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,aux_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points,classic_games,classic_utility,league_games,league_utility,remote_games";
 
 impl IterationMetrics {
     fn csv_row(&self) -> String {
         let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
         format!(
-            "{},{},{},{},{},{:.5},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1},{},{},{},{},{}",
+            "{},{},{},{},{},{:.5},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1},{},{},{},{},{},{}",
             self.iteration,
             self.games,
             self.samples_added,
@@ -137,7 +156,8 @@ impl IterationMetrics {
             self.classic_games,
             opt(self.classic_utility),
             self.league_games,
-            opt(self.league_utility)
+            opt(self.league_utility),
+            self.remote_games()
         )
     }
 }
@@ -266,6 +286,29 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
     init: Option<&Path>,
     observer: &mut dyn TrainObserver,
 ) -> Result<RunState, TrainError> {
+    train_with::<G>(run_dir, requested, iterations, init, None, observer)
+}
+
+/// Self-play on other machines (`cupzero worker`), through the run `run` on the Redis at `url`.
+#[derive(Clone, Debug)]
+pub struct RemoteSelfPlay {
+    pub url: String,
+    pub run: String,
+    /// Whether the trainer's own threads play too.
+    pub local: bool,
+}
+
+/// [`train`], with the games coming from workers through Redis when `remote` says so: the
+/// trainer publishes every new net there, and acknowledges a batch of games only once the
+/// iteration holding it is saved.
+pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
+    run_dir: &Path,
+    requested: Option<&TrainConfig>,
+    iterations: Option<u64>,
+    init: Option<&Path>,
+    remote: Option<&RemoteSelfPlay>,
+    observer: &mut dyn TrainObserver,
+) -> Result<RunState, TrainError> {
     let dir = RunDir { root: run_dir.to_path_buf() };
     let saved = dir.read_state()?;
     let init = init.map(read_init_weights::<G>).transpose()?;
@@ -285,7 +328,11 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
             }
             let path = dir.path("config.toml");
             let text = std::fs::read_to_string(&path).map_err(|e| file_error(&path, e))?;
-            let original = TrainConfig::from_toml(&text).map_err(|e| file_error(&path, e))?;
+            // A run writes every key; one its file lacks predates that setting, and the
+            // auxiliary head was off before it existed.
+            let mut before = TrainConfig::for_game(G::NAME);
+            before.training.aux_loss_weight = 0.0;
+            let original = TrainConfig::from_toml(&text, &before).map_err(|e| file_error(&path, e))?;
             if let Some(asked) = requested {
                 if (TrainConfig { iterations: original.iterations, ..asked.clone() }) != original {
                     return Err(TrainError::Config(format!(
@@ -324,6 +371,11 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
             Some(trainer)
         }
         _ => None,
+    };
+    let remote_error = |e: RemoteError| TrainError::Config(e.to_string());
+    let mut link = match remote {
+        Some(r) => Some(TrainerLink::open(&r.url, &r.run, G::NAME, &config).map_err(remote_error)?),
+        None => None,
     };
     // Only now, so that a refused configuration leaves nothing behind.
     for folder in ["games", "league"] {
@@ -369,6 +421,14 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
     let mut net = Arc::new(trainer.to_mlp(G::NAME));
     dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
     let mut league = dir.read_league::<G>(state.iteration)?;
+    let league_bytes = |league: &[(u64, LeagueNet)]| -> Result<Vec<(u64, Vec<u8>)>, TrainError> {
+        league.iter().map(|(it, _)| std::fs::read(dir.league_file(*it)).map(|b| (*it, b)).map_err(|e| file_error(&dir.league_file(*it), e))).collect()
+    };
+    if let Some(link) = &mut link {
+        link.publish(state.iteration, bots::nn_write::to_bytes(&net), league_bytes(&league)?).map_err(remote_error)?;
+        eprintln!("run {} on redis {}: net {} published; waiting for games", remote.map_or("", |r| r.run.as_str()), link.url(), state.iteration);
+    }
+    let mut seen = state.remote_seen.clone();
     let settings = config.selfplay_settings();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.selfplay.threads)
@@ -385,7 +445,20 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
         let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
         let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
         let opponents: Vec<LeagueNet> = league.iter().map(|(_, l)| l.clone()).collect();
-        let play = || pool.install(|| generate::<G>(&net, &opponents, &settings, config.selfplay.games_per_iteration, seed, &|| bar.inc(1)));
+        let wanted = config.selfplay.games_per_iteration;
+        let mut play = || -> Result<_, TrainError> {
+            let Some(link) = link.as_mut() else {
+                let (records, sp) = pool.install(|| generate::<G>(&net, &opponents, &settings, wanted, seed, &|| bar.inc(1)));
+                return Ok((records, sp, BTreeMap::new(), 0));
+            };
+            // The trainer's own share, a batch at a time between reads of the stream.
+            let local_batch = settings.games_in_flight * pool.current_num_threads();
+            let local = |round: u64| pool.install(|| generate::<G>(&net, &opponents, &settings, local_batch, seed ^ (round + 1) << 48, &|| bar.inc(1)));
+            let plays_too = remote.is_some_and(|r| r.local);
+            let got = gather(link, &mut seen, wanted, plays_too.then_some(&local as &dyn Fn(u64) -> _)).map_err(remote_error)?;
+            bar.inc(got.records.len() as u64);
+            Ok((got.records, got.stats, got.by_source, got.bytes))
+        };
         let steps_for = |added: u64, window: usize| {
             if window >= config.training.min_replay && added > 0 {
                 ((added as f32 * config.training.sample_reuse / config.training.batch_size as f32).ceil() as u64).max(1)
@@ -393,26 +466,26 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
                 0
             }
         };
-        let (records, sp, samples_added, steps, trained) = if config.training.overlap {
+        let (records, sp, samples_added, steps, trained, games_by_source, stream_bytes) = if config.training.overlap {
             let steps = steps_for(history.last().map_or(0, |m| m.samples_added), replay.len());
             let (played, trained) = std::thread::scope(|scope| {
                 let training = scope.spawn(|| train_steps(&mut trainer, &replay, steps, config.training.batch_size, &mut rng, show, iteration));
                 let played = play();
                 (played, training.join().expect("the training thread does not panic"))
             });
-            let (records, sp) = played;
+            let (records, sp, by_source, stream_bytes) = played?;
             let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
             let samples_added = added.len() as u64;
             replay.extend(added);
-            (records, sp, samples_added, steps, trained)
+            (records, sp, samples_added, steps, trained, by_source, stream_bytes)
         } else {
-            let (records, sp) = play();
+            let (records, sp, by_source, stream_bytes) = play()?;
             let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
             let samples_added = added.len() as u64;
             replay.extend(added);
             let steps = steps_for(samples_added, replay.len());
             let trained = train_steps(&mut trainer, &replay, steps, config.training.batch_size, &mut rng, show, iteration);
-            (records, sp, samples_added, steps, trained)
+            (records, sp, samples_added, steps, trained, by_source, stream_bytes)
         };
         bar.finish_and_clear();
         let mut lines = String::new();
@@ -439,6 +512,10 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
                 let (old, _) = league.remove(0);
                 let _ = std::fs::remove_file(dir.league_file(old));
             }
+        }
+        // The workers switch to the new net now, while the trainer evaluates and saves.
+        if let Some(link) = &mut link {
+            link.publish(iteration, bots::nn_write::to_bytes(&net), league_bytes(&league)?).map_err(remote_error)?;
         }
 
         // 4. Evaluate now and then.
@@ -504,10 +581,17 @@ pub fn train<G: Classic + ExactEndgame + AuxTarget>(
             classic_utility,
             league_games,
             league_utility,
+            games_by_source,
+            stream_bytes,
         };
         history.push(metrics.clone());
         write_metrics(&dir, &history)?;
+        state.remote_seen = seen.clone();
         dir.write("state.json", serde_json::to_string_pretty(&state).expect("state serialises").as_bytes())?;
+        // The iteration's games are saved: their batches can leave the stream.
+        if let Some(link) = &mut link {
+            link.acknowledge().map_err(remote_error)?;
+        }
         // Only now is the previous checkpoint no longer needed, nor games the window has dropped.
         if !previous_checkpoint.is_empty() {
             let _ = std::fs::remove_dir_all(dir.root.join(previous_checkpoint));

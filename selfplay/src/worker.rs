@@ -121,6 +121,9 @@ pub struct GameRecord {
     /// The learner's seat when `opponent` is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learner_seat: Option<Player>,
+    /// The worker batch it came in (distributed runs); absent for the trainer's own games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<crate::distributed::BatchSource>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -194,6 +197,7 @@ impl<G: Classic + ExactEndgame> Slot<G> {
                     scores: self.state.scores(),
                     opponent,
                     learner_seat,
+                    source: None,
                 });
             }
             if !self.mcts.root_expanded() {
