@@ -280,14 +280,21 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) ->
         return Err(format!("no game module {game_module} in bots"));
     }
     let classic_file = format!("{game_module}/classic.rs");
-    let roots: &[&str] = match engine {
+    let mut roots: Vec<&str> = match engine {
         BundledEngine::Net => {
             sources.remove(classic_file.as_str());
-            &["bot", game_module]
+            vec!["bot", game_module]
         }
-        BundledEngine::Classic => &["bot", "classic", game_module],
+        BundledEngine::Classic => vec!["bot", "classic", game_module],
     };
-    let needed = reachable_modules(&sources, roots)?;
+    // And whatever top-level module `main` calls into (`book::` for a bot with a book).
+    let names: Vec<&str> = sources.keys().filter_map(|path| path.strip_suffix(".rs")).filter(|name| !name.contains('/')).collect();
+    for name in names {
+        if main_text.contains(&format!("{name}::")) && !roots.contains(&name) {
+            roots.push(name);
+        }
+    }
+    let needed = reachable_modules(&sources, &roots)?;
     let game_classic = format!("{game_module}/classic");
     let keep = |path: &str| match path.split_once('/') {
         None => needed.iter().any(|n| n == path),

@@ -4,6 +4,7 @@ use crate::bundle::{bundle_bots, BundledEngine};
 use crate::clock_args::ClockArgs;
 use crate::GameName;
 use anyhow::{bail, Context, Result};
+use bots::book::Book;
 use bots::bot::Platform;
 use bots::classic::Classic;
 use bots::connect4::Connect4;
@@ -88,6 +89,9 @@ pub struct ExportArgs {
     /// How the weights are stored in the file (integer storage keeps the heads in f16).
     #[arg(long, value_enum, default_value = "auto")]
     pub dtype: DTypeArg,
+    /// An opening book (`cupzero book`) the bot plays before searching.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
     #[command(flatten)]
     pub clock: ClockArgs,
 }
@@ -124,10 +128,26 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let main_text = format!(
-        "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}));\n}}\n",
-        args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale
-    );
+    let book = match &args.book {
+        Some(file) => {
+            let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+            Some(Book::parse(&text, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?)
+        }
+        None => None,
+    };
+    let main_text = match &book {
+        None => format!(
+            "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}));\n}}\n",
+            args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale
+        ),
+        Some(book) => format!(
+            "fn main() {{\n    std::process::exit(book::exported_main_with_book::<{type_path}>(WEIGHTS, BOOK, time::Safety::new({:?}, {}), {:?}));\n}}\nconst BOOK: &str = \"{}\";\n",
+            args.clock.margin_frac,
+            args.clock.margin_ms,
+            args.clock.time_scale,
+            book.to_compact()
+        ),
+    };
     let code = bundle_bots(module, &main_text, BundledEngine::Net).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
     let widths: Vec<String> = std::iter::once(net.num_features()).chain(net.hidden_widths()).map(|w| w.to_string()).collect();
     let limit = args.platform.size_limit();
@@ -152,11 +172,12 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
         let text = format!("{header}{code}{weights}");
         if text.len() <= limit {
             println!(
-                "{}: {} bytes (limit {limit} on {}): code {} bytes, weights {} bytes ({} parameters, hidden layers as {})",
+                "{}: {} bytes (limit {limit} on {}): code {} bytes{}, weights {} bytes ({} parameters, hidden layers as {})",
                 args.output.display(),
                 text.len(),
                 platform_name(G::PLATFORM),
                 header.len() + code.len(),
+                book.as_ref().map_or(String::new(), |b| format!(" (with a book of {} positions)", b.len())),
                 weights.len(),
                 net.num_parameters(),
                 storage_name(storage)

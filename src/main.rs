@@ -2,6 +2,7 @@
 
 mod arena;
 mod bench;
+mod book;
 mod bundle;
 mod clock_args;
 mod compare;
@@ -37,6 +38,8 @@ enum Command {
     Arena(arena::ArenaArgs),
     /// Compare two matches played on the same seeds, game by game (paired difference, 95% CI).
     Compare(compare::CompareArgs),
+    /// Build an opening book from long searches of the net bot (for `export --book`).
+    Book(book::BookArgs),
     /// Write a single-file, std-only bot with embedded weights for a contest platform.
     Export(export::ExportArgs),
     /// Count positions N actions ahead (move generator check).
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::TrainConfig(args) => train::print_default_config(args),
         Command::Arena(args) => arena::run(args),
         Command::Export(args) => export::run(args),
+        Command::Book(args) => book::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),

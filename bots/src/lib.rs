@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod blackhole;
+pub mod book;
 pub mod bot;
 pub mod classic;
 pub mod codecup;

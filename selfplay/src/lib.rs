@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod aux;
+pub mod book;
 pub mod config;
 pub mod distributed;
 pub mod exact;

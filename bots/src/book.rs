@@ -1,0 +1,227 @@
+//! Opening books: moves decided offline by long searches (`cupzero book`), played without
+//! searching when the game reaches their position. Positions are reduced by the game's
+//! symmetries, so one entry serves every symmetric copy.
+//!
+//! Text form, one entry a line: the position's key (16 hex digits: the smallest
+//! [`Game::hash`] over its symmetric copies) and the action in that copy's frame (decimal).
+//! Lines starting with `#` are comments; `game NAME` names the game. In an exported bot the
+//! entries are joined by `;` on one line.
+
+use crate::agent::Agent;
+use crate::bot::{net_agent, run_bot, Contest};
+use crate::game::{Action, ActionList, Game};
+use crate::nn::{text_to_bytes, Mlp};
+use crate::time::Safety;
+use std::time::Instant;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Book {
+    /// Sorted by key, one action a key.
+    entries: Vec<(u64, Action)>,
+}
+
+/// A position's key, and the symmetry whose copy gives it.
+pub fn canonical_key<G: Game>(state: &G) -> (u64, usize) {
+    (0..G::NUM_SYMMETRIES).map(|sym| (state.symmetric(sym).hash(), sym)).min().expect("the identity is a symmetry")
+}
+
+impl Book {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Records `action` for `state` (replacing an earlier entry for that position).
+    pub fn insert<G: Game>(&mut self, state: &G, action: Action) {
+        let (key, sym) = canonical_key(state);
+        let entry = (key, G::map_action(sym, action));
+        match self.entries.binary_search_by_key(&key, |e| e.0) {
+            Ok(i) => self.entries[i] = entry,
+            Err(i) => self.entries.insert(i, entry),
+        }
+    }
+
+    pub fn contains<G: Game>(&self, state: &G) -> bool {
+        self.entries.binary_search_by_key(&canonical_key(state).0, |e| e.0).is_ok()
+    }
+
+    /// The book's move at `state`, if it has one (and it is legal there: a key that collides
+    /// with another position's plays nothing).
+    pub fn lookup<G: Game>(&self, state: &G) -> Option<Action> {
+        let (key, sym) = canonical_key(state);
+        let stored = self.entries[self.entries.binary_search_by_key(&key, |e| e.0).ok()?].1;
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        legal.iter().copied().find(|&a| G::map_action(sym, a) == stored)
+    }
+
+    /// Reads the text form; `game` must match its `game` line when it has one.
+    pub fn parse(text: &str, game: &str) -> Result<Book, String> {
+        let mut entries = Vec::new();
+        for (n, line) in text.split(['\n', ';']).enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(name) = line.strip_prefix("game ") {
+                if name.trim() != game {
+                    return Err(format!("a {} book, not {game}", name.trim()));
+                }
+                continue;
+            }
+            let entry = line.split_once(' ').and_then(|(key, action)| Some((u64::from_str_radix(key, 16).ok()?, action.trim().parse::<Action>().ok()?)));
+            entries.push(entry.ok_or_else(|| format!("entry {}: expected a hex key and an action, got {line:?}", n + 1))?);
+        }
+        entries.sort_unstable();
+        entries.dedup_by_key(|e| e.0);
+        Ok(Book { entries })
+    }
+
+    /// The text form: `game` line, then one entry a line.
+    pub fn to_text(&self, game: &str, comment: &str) -> String {
+        let mut text = format!("# cupzero opening book{}\ngame {game}\n", if comment.is_empty() { String::new() } else { format!(": {comment}") });
+        for (key, action) in &self.entries {
+            text.push_str(&format!("{key:016x} {action}\n"));
+        }
+        text
+    }
+
+    /// The entries on one line, as an exported bot embeds them.
+    pub fn to_compact(&self) -> String {
+        self.entries.iter().map(|(key, action)| format!("{key:x} {action}")).collect::<Vec<_>>().join(";")
+    }
+}
+
+/// An agent that plays the book's move where it has one and asks `inner` elsewhere. `inner`
+/// still sees every move, so its tree follows the game.
+pub struct BookAgent<G: Game> {
+    pub book: Book,
+    pub inner: Box<dyn Agent<G>>,
+    from_book: bool,
+}
+
+impl<G: Game> BookAgent<G> {
+    pub fn new(book: Book, inner: Box<dyn Agent<G>>) -> Self {
+        BookAgent { book, inner, from_book: false }
+    }
+}
+
+impl<G: Game> Agent<G> for BookAgent<G> {
+    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
+        if let Some(action) = self.book.lookup(state) {
+            self.from_book = true;
+            return action;
+        }
+        self.from_book = false;
+        self.inner.choose(state, deadline)
+    }
+    fn observe(&mut self, action: Action) {
+        self.inner.observe(action);
+    }
+    fn last_report(&self) -> String {
+        if self.from_book {
+            "book move".into()
+        } else {
+            self.inner.last_report()
+        }
+    }
+    fn last_playouts(&self) -> Option<u64> {
+        if self.from_book {
+            Some(0)
+        } else {
+            self.inner.last_playouts()
+        }
+    }
+    fn proved_win(&self) -> bool {
+        !self.from_book && self.inner.proved_win()
+    }
+    fn pace(&self, state: &G) -> f64 {
+        // A position the book answers costs no time: the clock's share goes to the others.
+        if self.book.contains(state) {
+            0.0
+        } else {
+            self.inner.pace(state)
+        }
+    }
+    fn planned_game(&self) -> Option<(usize, u32)> {
+        self.inner.planned_game()
+    }
+}
+
+/// `main` of an exported bot with a book: [`crate::bot::exported_main`], the book
+/// (`Book::to_compact`) played before any search.
+pub fn exported_main_with_book<G: Contest>(weights_text: &str, book_text: &str, safety: Safety, time_scale: f64) -> i32 {
+    let result = text_to_bytes(weights_text)
+        .and_then(|bytes| Mlp::from_bytes(&bytes, G::NAME))
+        .map_err(|e| e.to_string())
+        .and_then(net_agent::<G>)
+        .and_then(|agent| Book::parse(book_text, G::NAME).map(|book| BookAgent::new(book, agent)))
+        .and_then(|mut agent| run_bot::<G>(&mut agent, safety, time_scale, false).map_err(|e| e.to_string()));
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::connect4::Connect4;
+    use crate::rng::Rng;
+    use crate::tools::RandomAgent;
+
+    /// The mirror image of a position finds the mirror image of its move.
+    #[test]
+    fn one_entry_serves_the_symmetric_positions() {
+        let mut state = Connect4::new_game(&mut Rng::new(0));
+        state.apply(1);
+        let mut book = Book::default();
+        book.insert(&state, 2);
+        assert_eq!(book.lookup(&state), Some(2));
+        let mirror = state.symmetric(1);
+        assert_ne!(mirror.hash(), state.hash());
+        assert_eq!(book.lookup(&mirror), Some(Connect4::map_action(1, 2)));
+        let mut elsewhere = state.clone();
+        elsewhere.apply(4);
+        assert_eq!(book.lookup(&elsewhere), None);
+    }
+
+    #[test]
+    fn the_text_forms_round_trip_and_bad_text_is_refused() {
+        let mut book = Book::default();
+        let mut state = Connect4::new_game(&mut Rng::new(0));
+        for column in [0, 3, 5] {
+            book.insert(&state, column);
+            state.apply(column);
+        }
+        assert_eq!(book.len(), 3);
+        assert_eq!(Book::parse(&book.to_text("connect4", "test"), "connect4").unwrap(), book);
+        assert_eq!(Book::parse(&book.to_compact(), "connect4").unwrap(), book);
+        assert_eq!(Book::parse("game zuniq\n", "connect4").unwrap_err(), "a zuniq book, not connect4");
+        assert!(Book::parse("12ab\n", "connect4").unwrap_err().starts_with("entry 1: expected a hex key"));
+    }
+
+    /// The book answers at once where it knows the position and hands over elsewhere.
+    #[test]
+    fn the_agent_plays_the_book_then_its_inner_agent() {
+        let start = Connect4::new_game(&mut Rng::new(0));
+        let mut book = Book::default();
+        book.insert(&start, 4);
+        let mut agent = BookAgent::new(book, Box::new(RandomAgent::new(3)));
+        assert_eq!(agent.choose(&start, None), 4);
+        assert_eq!(agent.last_report(), "book move");
+        assert_eq!(agent.pace(&start), 0.0);
+        let mut next = start.clone();
+        next.apply(4);
+        agent.observe(4);
+        let action = agent.choose(&next, None);
+        assert!(next.is_legal(action));
+        assert_ne!(agent.last_report(), "book move");
+    }
+}

@@ -1,0 +1,70 @@
+//! Opening books end to end: `cupzero book` from the shipped net, `export --book`, the compiled
+//! bot playing its book move on the contest protocol, and the refusals.
+
+mod common;
+
+use bots::book::Book;
+use bots::connect4::Connect4;
+use bots::game::Game;
+use bots::rng::Rng;
+use common::{assert_clean_error, compile_judge_and_feed_garbage, run};
+use std::path::PathBuf;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cupzero-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn shipped(game: &str) -> String {
+    format!("{}/checkpoints/{game}/net.czw", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn an_exported_connect4_bot_plays_its_book_move() {
+    let dir = temp_dir("book");
+    let book = dir.join("c4.book");
+    let out = run(&["book", "connect4", "--checkpoint", &shipped("connect4"), "--plies", "2", "--replies", "1", "--playouts", "300", "-o", book.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 positions"), "{}", String::from_utf8_lossy(&out.stdout));
+    // The start's entry: the bot's first move as the first player.
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(text.contains("\ngame connect4\n"), "{text}");
+    let source = dir.join("bot.rs");
+    let out = run(&["export", "connect4", "--checkpoint", &shipped("connect4"), "--book", book.to_str().unwrap(), "--platform", "codingame", "-o", source.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let code = std::fs::read_to_string(&source).unwrap();
+    assert!(code.len() <= 100_000 && code.contains("const BOOK:"), "{} bytes", code.len());
+    let (report, records) = compile_judge_and_feed_garbage(&source, "connect4", "random", "1", 2, "myId oppId");
+    assert!(report.contains("games: 2"), "{report}");
+    // As the first player the bot opens with the book's move for the empty board.
+    let start = <Connect4 as Game>::new_game(&mut Rng::new(0));
+    let opening = Book::parse(&text, "connect4").unwrap().lookup(&start).expect("the start is in the book");
+    let mut first_moves = Vec::new();
+    for game in records.lines() {
+        let record: serde_json::Value = serde_json::from_str(game).unwrap();
+        if record["seats"][0] == "A" {
+            first_moves.push(record["actions"][0].as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(first_moves, vec![Connect4::format_action(opening)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn books_are_refused_where_they_cannot_work() {
+    let dir = temp_dir("book-refusals");
+    let book = dir.join("bh.book");
+    let out = run(&["book", "blackhole", "--checkpoint", &shipped("blackhole"), "-o", book.to_str().unwrap()], "");
+    assert_clean_error(&out, "blackhole starts from a random setup");
+    assert!(!book.exists());
+    std::fs::write(&book, "game zuniq\n0123456789abcdef 3\n").unwrap();
+    let out = run(&["export", "connect4", "--checkpoint", &shipped("connect4"), "--book", book.to_str().unwrap(), "--platform", "codingame", "-o", dir.join("x.rs").to_str().unwrap()], "");
+    assert_clean_error(&out, "a zuniq book, not connect4");
+    std::fs::write(&book, "game connect4\nnot a key\n").unwrap();
+    let out = run(&["export", "connect4", "--checkpoint", &shipped("connect4"), "--book", book.to_str().unwrap(), "--platform", "codingame", "-o", dir.join("x.rs").to_str().unwrap()], "");
+    assert_clean_error(&out, "entry 2: expected a hex key and an action");
+    assert!(!dir.join("x.rs").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
