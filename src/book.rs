@@ -2,10 +2,12 @@
 
 use crate::GameName;
 use anyhow::{bail, Context, Result};
-use bots::bot::Contest;
+use crate::export::ExportEngine;
+use bots::classic::Classic;
+use bots::game::Action;
 use bots::nn::Mlp;
 use clap::Args;
-use selfplay::book::{build_book, fixed_start, BookSettings};
+use selfplay::book::{build_book, fixed_start, net_bot_move, BookSettings};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,7 +25,12 @@ pub struct BookArgs {
     /// (the opponent's likely replies).
     #[arg(long, default_value_t = 3)]
     pub replies: usize,
-    /// Playouts of each book search (the bot's whole budget for that move).
+    /// Who decides the book moves: the net bot, or the game's classic bot (the net's policy
+    /// still names the replies).
+    #[arg(long, value_enum, default_value = "net")]
+    pub engine: ExportEngine,
+    /// Budget of each book search: playouts for the net bot and the classic tree searches,
+    /// nodes for Connect 4's classic alpha-beta.
     #[arg(long, default_value_t = 50_000)]
     pub playouts: u64,
     /// Threads (0 = one per core).
@@ -44,7 +51,7 @@ pub fn run(args: BookArgs) -> Result<()> {
     }
 }
 
-fn book<G: Contest>(args: &BookArgs) -> Result<()> {
+fn book<G: Classic>(args: &BookArgs) -> Result<()> {
     if !fixed_start::<G>() {
         bail!("{} starts from a random setup, so an opening book would cover one setup of many", G::NAME);
     }
@@ -56,18 +63,29 @@ fn book<G: Contest>(args: &BookArgs) -> Result<()> {
     let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
-    let settings = BookSettings { plies: args.plies, replies: args.replies, playouts: args.playouts };
+    if args.engine == ExportEngine::Classic && !G::has_classic_bot() {
+        bail!("--engine classic needs a game with a classic bot, and {} has none", G::NAME);
+    }
+    let settings = BookSettings { plies: args.plies, replies: args.replies };
     let start = Instant::now();
     let net = Arc::new(net);
+    let by_net = net_bot_move::<G>(&net, args.playouts);
+    let budget = args.playouts;
+    let by_classic = move |state: &G| G::classic_agent(0, Some(budget)).expect("checked above").choose(state, None);
+    let choose: &(dyn Fn(&G) -> Action + Sync) = match args.engine {
+        ExportEngine::Net => &by_net,
+        ExportEngine::Classic => &by_classic,
+    };
     let book = pool.install(|| {
-        build_book::<G>(&net, &settings, &mut |ply, positions, size| {
+        build_book::<G>(&net, &settings, choose, &mut |ply, positions, size| {
             eprintln!("ply {ply}: {positions} positions searched, book of {size}, {:.0} s", start.elapsed().as_secs_f64());
         })
     });
     let comment = format!(
-        "{} plies, {} replies, {} playouts a move, net {} ({} bytes), {:.0} s",
+        "{} plies, {} replies, moves by the {} bot at {} a move, net {} ({} bytes), {:.0} s",
         args.plies,
         args.replies,
+        if args.engine == ExportEngine::Net { "net" } else { "classic" },
         args.playouts,
         path.display(),
         bytes.len(),

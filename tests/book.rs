@@ -59,6 +59,8 @@ fn books_are_refused_where_they_cannot_work() {
     let out = run(&["book", "blackhole", "--checkpoint", &shipped("blackhole"), "-o", book.to_str().unwrap()], "");
     assert_clean_error(&out, "blackhole starts from a random setup");
     assert!(!book.exists());
+    let out = run(&["book", "qttt", "--checkpoint", &shipped("qttt"), "--engine", "classic", "-o", book.to_str().unwrap()], "");
+    assert_clean_error(&out, "--engine classic needs a game with a classic bot, and qttt has none");
     std::fs::write(&book, "game zuniq\n0123456789abcdef 3\n").unwrap();
     let out = run(&["export", "connect4", "--checkpoint", &shipped("connect4"), "--book", book.to_str().unwrap(), "--platform", "codingame", "-o", dir.join("x.rs").to_str().unwrap()], "");
     assert_clean_error(&out, "a zuniq book, not connect4");

@@ -20,8 +20,6 @@ pub struct BookSettings {
     pub plies: usize,
     /// Besides the book move, the net's top moves followed from every position.
     pub replies: usize,
-    /// The search budget for each book move.
-    pub playouts: u64,
 }
 
 /// The `k` actions the net's policy rates highest at `state`, best first.
@@ -45,9 +43,16 @@ pub fn fixed_start<G: Contest>() -> bool {
     (1..8).all(|seed| G::new_game(&mut Rng::new(seed)).hash() == G::new_game(&mut Rng::new(0)).hash())
 }
 
-/// Searches the opening of `G` breadth first, ply by ply, on the current rayon pool.
-/// `on_ply(ply, positions, book_size)` reports each ply done.
-pub fn build_book<G: Contest>(net: &Arc<Mlp>, settings: &BookSettings, on_ply: &mut dyn FnMut(usize, usize, usize)) -> Book {
+/// The game's net bot at `playouts` a move: the default judge of book moves.
+pub fn net_bot_move<G: Contest>(net: &Arc<Mlp>, playouts: u64) -> impl Fn(&G) -> Action + Sync + '_ {
+    move |state: &G| G::bot_agent(Arc::clone(net), net_search_config::<G>(), Some(playouts)).choose(state, None)
+}
+
+/// Searches the opening of `G` breadth first, ply by ply, on the current rayon pool: `choose`
+/// decides each book move (the net bot at a long budget, [`net_bot_move`], or another
+/// engine), `net`'s policy names the replies to follow. `on_ply(ply, positions, book_size)`
+/// reports each ply done.
+pub fn build_book<G: Contest>(net: &Mlp, settings: &BookSettings, choose: &(dyn Fn(&G) -> Action + Sync), on_ply: &mut dyn FnMut(usize, usize, usize)) -> Book {
     let mut book = Book::default();
     let start = G::new_game(&mut Rng::new(0));
     let mut seen: HashSet<u64> = HashSet::from([canonical_key(&start).0]);
@@ -56,8 +61,7 @@ pub fn build_book<G: Contest>(net: &Arc<Mlp>, settings: &BookSettings, on_ply: &
         let searched: Vec<(Action, Vec<Action>)> = frontier
             .par_iter()
             .map(|state| {
-                let mut agent = G::bot_agent(Arc::clone(net), net_search_config::<G>(), Some(settings.playouts));
-                let best = agent.choose(state, None);
+                let best = choose(state);
                 // Replies that lead to distinct positions: symmetric copies of one move would
                 // add nothing (from Zuniq's empty board the net's top moves are such copies).
                 let child_key = |action| {
@@ -109,9 +113,9 @@ mod tests {
     fn a_small_book_holds_the_bots_moves_from_the_start() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/connect4/net.czw");
         let net = Arc::new(Mlp::from_bytes(&std::fs::read(path).unwrap(), "connect4").unwrap());
-        let settings = BookSettings { plies: 2, replies: 1, playouts: 50 };
+        let settings = BookSettings { plies: 2, replies: 1 };
         let mut plies = Vec::new();
-        let book = build_book::<Connect4>(&net, &settings, &mut |ply, positions, size| plies.push((ply, positions, size)));
+        let book = build_book::<Connect4>(&net, &settings, &net_bot_move(&net, 50), &mut |ply, positions, size| plies.push((ply, positions, size)));
         assert_eq!(plies[0], (0, 1, 1));
         assert_eq!(plies[1].1, 2, "{plies:?}");
         assert_eq!(book.len(), 1 + plies[1].1);
