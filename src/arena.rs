@@ -3,6 +3,7 @@
 use crate::GameName;
 use anyhow::{bail, Context, Result};
 use bots::connect4::Connect4;
+use bots::book::Book;
 use bots::classic::Classic;
 use clap::Args;
 use selfplay::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec, Sprt, SprtOutcome};
@@ -54,6 +55,20 @@ pub struct ArenaArgs {
     /// `cupzero compare`.
     #[arg(long)]
     pub records: Option<std::path::PathBuf>,
+    /// An opening book (`cupzero book`) that A plays before its own search.
+    #[arg(long)]
+    pub a_book: Option<std::path::PathBuf>,
+    /// An opening book that B plays before its own search.
+    #[arg(long)]
+    pub b_book: Option<std::path::PathBuf>,
+}
+
+/// `player`, playing the book in `path` first when one is given.
+fn with_book<G: Classic>(player: PlayerSpec, path: Option<&Path>) -> Result<PlayerSpec> {
+    let Some(path) = path else { return Ok(player) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let book = Book::parse(&text, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(PlayerSpec::Booked { book: Arc::new(book), player: Box::new(player) })
 }
 
 fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
@@ -113,7 +128,10 @@ fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
             bail!("--c-puct and --b-c-puct must be positive, got {c}");
         }
     }
-    let players = [player::<G>(&args.a, args.c_puct)?, player::<G>(&args.b, args.b_c_puct.or(args.c_puct))?];
+    let players = [
+        with_book::<G>(player::<G>(&args.a, args.c_puct)?, args.a_book.as_deref())?,
+        with_book::<G>(player::<G>(&args.b, args.b_c_puct.or(args.c_puct))?, args.b_book.as_deref())?,
+    ];
     let parallel = args.parallel.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let config = ArenaConfig { games: args.games, parallel, limits: [limit, b_limit], seed: args.seed, sprt, random_opening: args.random_opening };
     let mut records = String::new();

@@ -49,6 +49,10 @@ fn an_exported_connect4_bot_plays_its_book_move() {
         }
     }
     assert_eq!(first_moves, vec![Connect4::format_action(opening)]);
+    // In-process too: the arena's players take a book.
+    let out = run(&["arena", "connect4", "--a", &shipped("connect4"), "--b", "random", "--a-book", book.to_str().unwrap(), "--games", "2", "--playouts", "50"], "");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && report.contains("with a book of 3 positions"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,6 +5,7 @@
 use crate::parallel::run_games;
 use crate::stats::MatchStats;
 use bots::agent::{Agent, SearchAgent};
+use bots::book::{Book, BookAgent};
 use bots::tools::{RandomAgent, RolloutEvaluator};
 use bots::bot::net_search_config;
 use bots::classic::Classic;
@@ -25,6 +26,8 @@ pub enum PlayerSpec {
     /// PUCT guided by a net, with the exported bot's search settings; `c_puct` replaces the
     /// game's exploration constant (to tune it before changing the bot).
     Net { label: String, net: Arc<Mlp>, c_puct: Option<f32> },
+    /// Another player that plays an opening book's moves where it has one.
+    Booked { book: Arc<Book>, player: Box<PlayerSpec> },
 }
 
 impl PlayerSpec {
@@ -34,6 +37,7 @@ impl PlayerSpec {
             PlayerSpec::Uct => "uct".into(),
             PlayerSpec::Classic => "classic".into(),
             PlayerSpec::Net { label, .. } => label.clone(),
+            PlayerSpec::Booked { book, player } => format!("{} with a book of {} positions", player.label(), book.len()),
         }
     }
 
@@ -50,6 +54,7 @@ impl PlayerSpec {
                 }
                 G::bot_agent(Arc::clone(net), config, playouts)
             }
+            PlayerSpec::Booked { book, player } => Box::new(BookAgent::new(Book::clone(book), player.agent::<G>(seed, playouts))),
         }
     }
 }
