@@ -10,6 +10,7 @@
 //! Actions: `field * 15 + (value - 1)`.
 
 pub mod endgame;
+pub mod playout;
 pub mod classic;
 pub mod protocol;
 
@@ -184,7 +185,7 @@ fn transform_field(sym: usize, field: usize) -> usize {
 
 /// A margin of this many points is worth utility 1 (larger ones are clamped): most games end
 /// within ±30, and the ranking sums points, so the margin itself is what a player maximises.
-const MARGIN_SCALE: f32 = 45.0;
+pub(crate) const MARGIN_SCALE: f32 = 45.0;
 
 impl Game for BlackHole {
     const NAME: &'static str = "blackhole";
