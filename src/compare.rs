@@ -66,6 +66,8 @@ pub fn run(args: CompareArgs) -> Result<()> {
     }
     let margin = |p: &Played| p.points[0] - p.points[1];
     let (margins, scores): (Vec<f64>, Vec<f64>) = keys.iter().map(|k| (margin(&first[k]) - margin(&second[k]), score(&first[k]) - score(&second[k]))).unzip();
+    let points: Vec<f64> = keys.iter().map(|k| first[k].points[0] - second[k].points[0]).collect();
+    let (dp, hp) = mean_with_half_interval(&points);
     let mean_of = |files: &HashMap<(u64, u64), Played>, f: &dyn Fn(&Played) -> f64| keys.iter().map(|k| f(&files[k])).sum::<f64>() / keys.len() as f64;
     let (dm, hm) = mean_with_half_interval(&margins);
     let (ds, hs) = mean_with_half_interval(&scores);
@@ -73,6 +75,7 @@ pub fn run(args: CompareArgs) -> Result<()> {
     for (name, files) in [("first", &first), ("second", &second)] {
         println!("{name}: A's mean points {:.2}, margin A-B {:+.2}, score {:.1}%", mean_of(files, &|p| p.points[0]), mean_of(files, &margin), 100.0 * mean_of(files, &score));
     }
+    println!("first - second: A's points {dp:+.2} a game (95% CI {:+.2}..{:+.2})", dp - hp, dp + hp);
     println!("first - second: margin {dm:+.2} a game (95% CI {:+.2}..{:+.2}), score {:+.1} points % (95% CI {:+.1}..{:+.1})", dm - hm, dm + hm, 100.0 * ds, 100.0 * (ds - hs), 100.0 * (ds + hs));
     Ok(())
 }

@@ -40,6 +40,8 @@ fn paired_differences_of_judge_and_arena_records() {
     assert!(stdout.contains("paired games: 4 (only in the first: 0, only in the second: 1)"), "{stdout}");
     // Mean 2, sample sd sqrt(8/3), half interval 1.96 * sd / 2 = 1.60.
     assert!(stdout.contains("margin +2.00 a game (95% CI +0.40..+3.60)"), "{stdout}");
+    // A's points: differences 2, 0, 1, 1; mean 1, sd sqrt(2/3), half interval 0.80.
+    assert!(stdout.contains("A's points +1.00 a game (95% CI +0.20..+1.80)"), "{stdout}");
     // Scores: first W W L D (62.5%), second W W L L (50%).
     assert!(stdout.contains("score +12.5 points %"), "{stdout}");
 
