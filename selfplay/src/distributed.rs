@@ -122,8 +122,8 @@ impl Link {
         if self.con.is_none() {
             let con = self.client.get_connection_with_timeout(Duration::from_secs(5))?;
             // A dropped network must not hang a read forever.
-            con.set_read_timeout(Some(Duration::from_secs(30)))?;
-            con.set_write_timeout(Some(Duration::from_secs(30)))?;
+            con.set_read_timeout(Some(Duration::from_secs(5)))?;
+            con.set_write_timeout(Some(Duration::from_secs(5)))?;
             self.con = Some(con);
             self.generation += 1;
         }
@@ -146,7 +146,9 @@ impl Link {
                 }
                 Err(e) if passing(&e) => {
                     self.con = None;
-                    if self.down_since.is_none() {
+                    // The first failure, then one line every 30 s while it lasts.
+                    let said = self.down_since.map(|since| since.elapsed() >= Duration::from_secs(30));
+                    if said != Some(false) {
                         eprintln!("redis {}: {}; retrying", self.url, one_line(&e));
                         self.down_since = Some(Instant::now());
                     }
@@ -390,12 +392,20 @@ struct Current {
 /// threads (0 = all cores), pushes each batch, and picks up each new net between batches.
 /// Waits (with backoff) while Redis or the run's trainer is away.
 pub fn run_worker<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usize, stop: &AtomicBool) -> Result<WorkerSummary, RemoteError> {
-    let mut link = Link::open(url, run)?;
     let name = worker_name();
+    let mut summary = WorkerSummary::default();
+    let result = play_batches::<G>(url, run, threads, stop, &name, &mut summary);
+    if matches!(result, Ok(()) | Err(RemoteError::Stopped)) {
+        eprintln!("worker {name}: stopped after {} batches, {} games", summary.batches, summary.games);
+    }
+    result.map(|()| summary)
+}
+
+fn play_batches<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usize, stop: &AtomicBool, name: &str, summary: &mut WorkerSummary) -> Result<(), RemoteError> {
+    let mut link = Link::open(url, run)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| RemoteError::Fatal(format!("cannot start threads: {e}")))?;
     let (meta_key, net_key, league_key, games_key) = (link.key("meta"), link.key("net"), link.key("league"), link.key("games"));
     let mut current: Option<Current> = None;
-    let mut summary = WorkerSummary::default();
     let mut waiting_said = false;
     let mut greeted = false;
     while !stop.load(Ordering::Relaxed) {
@@ -448,7 +458,7 @@ pub fn run_worker<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usiz
                 .arg(STREAM_CAP)
                 .arg("*")
                 .arg("worker")
-                .arg(&name)
+                .arg(name)
                 .arg("batch")
                 .arg(batch)
                 .arg("net")
@@ -471,8 +481,7 @@ pub fn run_worker<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usiz
             data.len() as f64 / records.len().max(1) as f64
         );
     }
-    eprintln!("worker {name}: stopped after {} batches, {} games", summary.batches, summary.games);
-    Ok(summary)
+    Ok(())
 }
 
 fn sleep_unless(stop: &AtomicBool, total: Duration) {
