@@ -3,7 +3,7 @@
 use crate::GameName;
 use anyhow::{bail, Context, Result};
 use bots::connect4::Connect4;
-use bots::book::Book;
+use crate::book::read_book;
 use bots::classic::Classic;
 use clap::Args;
 use selfplay::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec, Sprt, SprtOutcome};
@@ -66,9 +66,7 @@ pub struct ArenaArgs {
 /// `player`, playing the book in `path` first when one is given.
 fn with_book<G: Classic>(player: PlayerSpec, path: Option<&Path>) -> Result<PlayerSpec> {
     let Some(path) = path else { return Ok(player) };
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let book = Book::parse(&text, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(PlayerSpec::Booked { book: Arc::new(book), player: Box::new(player) })
+    Ok(PlayerSpec::Booked { book: Arc::new(read_book::<G>(path)?), player: Box::new(player) })
 }
 
 fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {

@@ -4,11 +4,12 @@ use crate::GameName;
 use anyhow::{bail, Context, Result};
 use crate::export::ExportEngine;
 use bots::classic::Classic;
-use bots::game::Action;
+use bots::book::Book;
+use bots::game::{Action, Game};
 use bots::nn::Mlp;
 use clap::Args;
 use selfplay::book::{build_book, fixed_start, net_bot_move, BookSettings};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -94,4 +95,10 @@ fn book<G: Classic>(args: &BookArgs) -> Result<()> {
     bots::tools::write_atomically(&args.output, book.to_text(G::NAME, &comment).as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{}: {} positions", args.output.display(), book.len());
     Ok(())
+}
+
+/// Reads a book file for `G`, naming the file in any error.
+pub fn read_book<G: Game>(path: &Path) -> Result<Book> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Book::parse(&text, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }

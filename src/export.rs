@@ -4,7 +4,7 @@ use crate::bundle::{bundle_bots, BundledEngine};
 use crate::clock_args::ClockArgs;
 use crate::GameName;
 use anyhow::{bail, Context, Result};
-use bots::book::Book;
+use crate::book::read_book;
 use bots::bot::Platform;
 use bots::classic::Classic;
 use bots::connect4::Connect4;
@@ -128,13 +128,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let book = match &args.book {
-        Some(file) => {
-            let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-            Some(Book::parse(&text, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?)
-        }
-        None => None,
-    };
+    let book = args.book.as_deref().map(read_book::<G>).transpose()?;
     let main_text = match &book {
         None => format!(
             "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}));\n}}\n",

@@ -456,7 +456,8 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
             let local = |round: u64| pool.install(|| generate::<G>(&net, &opponents, &settings, local_batch, seed ^ (round + 1) << 48, &|| bar.inc(1)));
             let plays_too = remote.is_some_and(|r| r.local);
             let got = gather(link, &mut seen, wanted, plays_too.then_some(&local as &dyn Fn(u64) -> _)).map_err(remote_error)?;
-            bar.inc(got.records.len() as u64);
+            // The trainer's own games moved the bar one by one already.
+            bar.inc(got.records.len() as u64 - got.by_source.get("local").copied().unwrap_or(0));
             Ok((got.records, got.stats, got.by_source, got.bytes))
         };
         let steps_for = |added: u64, window: usize| {
