@@ -306,6 +306,13 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) ->
     Ok(minify(&lexed))
 }
 
+/// `code` (a bundle) with the names it declares shortened ([`crate::shorten`]), minified.
+pub fn shorten(code: &str) -> Result<String, String> {
+    let lexed = lex(code)?;
+    let (chars, literal) = crate::shorten::shorten_names(&lexed.chars, &lexed.literal);
+    Ok(minify(&Lexed { chars, literal }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ mod compare;
 mod export;
 mod judge;
 mod play;
+mod shorten;
 mod train;
 mod worker;
 
