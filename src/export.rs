@@ -39,7 +39,7 @@ impl PlatformArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DTypeArg {
     /// The most precise storage that fits the platform's size limit (f16, then 16, 12, 10, 9,
-    /// 8-bit integers).
+    /// 8-bit integers, range-coded).
     Auto,
     F32,
     F16,
@@ -53,7 +53,10 @@ impl DTypeArg {
     fn candidates(self) -> Vec<Storage> {
         let int = |bits| Storage::Int { bits };
         match self {
-            DTypeArg::Auto => vec![Storage::F16, int(16), int(12), int(10), int(9), int(8)],
+            DTypeArg::Auto => {
+                let coded = |bits| Storage::Coded { bits };
+                vec![Storage::F16, coded(16), coded(12), coded(10), coded(9), coded(8)]
+            }
             DTypeArg::F32 => vec![Storage::F32],
             DTypeArg::F16 => vec![Storage::F16],
             DTypeArg::I16 => vec![int(16)],
@@ -182,7 +185,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     }
     let (size, storage) = smallest.expect("at least one candidate");
     let advice = match storage {
-        Storage::Int { bits: 8 } => "train a smaller net (net.hidden in the training config)",
+        Storage::Int { bits: 8 } | Storage::Coded { bits: 8 } => "train a smaller net (net.hidden in the training config)",
         _ => "try --dtype auto or a narrower integer storage",
     };
     bail!("{size} bytes with {} weights is over the {} limit of {limit} bytes; {advice}; nothing written", storage_name(storage), platform_name(G::PLATFORM))

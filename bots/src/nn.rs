@@ -15,6 +15,8 @@
 //! |   int (2, B):  one f32 scale per output, then the weights [inputs][outputs] as B-bit two's
 //! |                complement integers packed LSB first (w = q * scale[output], |q| < 2^(B-1)),
 //! |                padded to a byte, then biases f32
+//! |   coded (3, B): the same integers entropy-coded: scales, the code's length u32, the code
+//! |                (see [`RangeDecoder`] and [`IntModel`]), then biases f32
 //! | FNV-1a 64 checksum of everything before it (u64)
 //! ```
 //! Weights are stored input-major so that a sparse input row adds one contiguous weight row.
@@ -37,6 +39,9 @@ pub enum Storage {
     /// Symmetric integers of `bits` bits (2..=16), one scale per output unit
     /// (`max |w| / (2^(bits-1) - 1)`).
     Int { bits: u8 },
+    /// The same integers, range-coded: most weights are small, so they take fewer bits than
+    /// `bits` (about 8.4 for 10-bit Connect 4 weights).
+    Coded { bits: u8 },
 }
 
 impl Storage {
@@ -45,6 +50,15 @@ impl Storage {
             Storage::F32 => [0, 32],
             Storage::F16 => [1, 16],
             Storage::Int { bits } => [2, bits],
+            Storage::Coded { bits } => [3, bits],
+        }
+    }
+
+    /// The integer width of `Int` and `Coded` storage.
+    pub fn int_bits(self) -> Option<u8> {
+        match self {
+            Storage::Int { bits } | Storage::Coded { bits } => Some(bits),
+            _ => None,
         }
     }
 
@@ -53,6 +67,7 @@ impl Storage {
             [0, 32] => Some(Storage::F32),
             [1, 16] => Some(Storage::F16),
             [2, bits] if (2..=16).contains(&bits) => Some(Storage::Int { bits }),
+            [3, bits] if (2..=16).contains(&bits) => Some(Storage::Coded { bits }),
             _ => None,
         }
     }
@@ -346,6 +361,15 @@ impl Mlp {
                         *v = q as f32 * scales[i % outputs];
                     }
                 }
+                Storage::Coded { bits } => {
+                    let scales = (0..outputs).map(|_| r.take::<4>().map(f32::from_le_bytes)).collect::<Result<Vec<_>, _>>()?;
+                    let len = r.u32()? as usize;
+                    let mut decoder = RangeDecoder::new(r.slice(len)?);
+                    let mut model = IntModel::new(bits);
+                    for (i, v) in l.weights.iter_mut().enumerate() {
+                        *v = model.decode(&mut decoder) as f32 * scales[i % outputs];
+                    }
+                }
             }
             for v in l.bias.iter_mut() {
                 *v = f32::from_le_bytes(r.take::<4>()?);
@@ -378,6 +402,92 @@ impl Mlp {
             )));
         }
         Ok(())
+    }
+}
+
+/// Probabilities are 11-bit: `p` is the chance of a 0 bit in 2048ths.
+const PROB_BITS: u32 = 11;
+/// Adaptation speed of a probability (LZMA's).
+const MOVE_BITS: u32 = 5;
+
+/// A binary range decoder in the style of LZMA's: each bit is read against an adaptive
+/// probability. Reading past the end of the code reads zeros (the checksum catches damage).
+pub struct RangeDecoder<'a> {
+    bytes: &'a [u8],
+    next: usize,
+    range: u32,
+    code: u32,
+}
+
+impl<'a> RangeDecoder<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        let mut d = RangeDecoder { bytes, next: 0, range: u32::MAX, code: 0 };
+        for _ in 0..5 {
+            d.code = (d.code << 8) | d.byte();
+        }
+        d
+    }
+    fn byte(&mut self) -> u32 {
+        let b = self.bytes.get(self.next).copied().unwrap_or(0);
+        self.next += 1;
+        b as u32
+    }
+    /// One bit read against `prob`, which learns from it.
+    pub fn bit(&mut self, prob: &mut u16) -> bool {
+        let bound = (self.range >> PROB_BITS) * *prob as u32;
+        let one = self.code >= bound;
+        if one {
+            self.code -= bound;
+            self.range -= bound;
+            *prob -= *prob >> MOVE_BITS;
+        } else {
+            self.range = bound;
+            *prob += ((1 << PROB_BITS) - *prob) >> MOVE_BITS;
+        }
+        if self.range < 1 << 24 {
+            self.range <<= 8;
+            self.code = (self.code << 8) | self.byte();
+        }
+        one
+    }
+}
+
+/// An adaptive model of a layer's integers `q` (`|q| < 2^(bits-1)`): whether `q` is zero, its
+/// sign, the bit length of `|q|` in unary, then the bits below its leading one, each with
+/// probabilities of its own (per length and position). Encoder and decoder keep the same model.
+#[derive(Clone)]
+pub struct IntModel {
+    pub(crate) zero: u16,
+    pub(crate) sign: u16,
+    pub(crate) length: Vec<u16>,
+    /// `[length][bit]` below the leading one.
+    pub(crate) mantissa: Vec<Vec<u16>>,
+}
+
+impl IntModel {
+    pub fn new(bits: u8) -> Self {
+        let half = 1 << (PROB_BITS - 1);
+        let lengths = bits as usize;
+        IntModel { zero: half, sign: half, length: vec![half; lengths], mantissa: (0..lengths).map(|n| vec![half; n]).collect() }
+    }
+    /// The longest bit length of `|q|` (the unary code stops there without a closing 0).
+    fn max_length(&self) -> usize {
+        self.length.len() - 2
+    }
+    pub fn decode(&mut self, d: &mut RangeDecoder) -> i32 {
+        if !d.bit(&mut self.zero) {
+            return 0;
+        }
+        let negative = d.bit(&mut self.sign);
+        let mut n = 0;
+        while n < self.max_length() && d.bit(&mut self.length[n]) {
+            n += 1;
+        }
+        let mut m = 1i32;
+        for j in (0..n).rev() {
+            m = (m << 1) | d.bit(&mut self.mantissa[n][j]) as i32;
+        }
+        if negative { -m } else { m }
     }
 }
 
