@@ -262,6 +262,61 @@ fn reachable_modules(sources: &HashMap<&str, &str>, roots: &[&str]) -> Result<Ve
     Ok(keep)
 }
 
+/// The module a source file holds: `connect4/search.rs` and `connect4/search/mod.rs` both hold
+/// `connect4/search`.
+fn module_path(file: &str) -> String {
+    file.trim_end_matches(".rs").trim_end_matches("/mod").to_string()
+}
+
+/// The submodules of game module `game` (`connect4/protocol`, ...) a bundle for `engine`
+/// carries. The classic bot's carries them all. The net bot's carries `protocol` (the contest
+/// side: the game's `Contest` impl, found by trait, never named by path) and those named by
+/// path (`search::`, `endgame::`) from the game's module or another carried submodule, never
+/// from `classic`: so a submodule only the classic bot needs stays out of a net bot.
+fn game_submodules(sources: &HashMap<&str, &str>, game: &str, engine: BundledEngine) -> Result<Vec<String>, String> {
+    let folder = format!("{game}/");
+    // Direct submodules only: `connect4/search`, not what a submodule holds.
+    let mut all: Vec<String> = sources
+        .keys()
+        .filter(|path| path.starts_with(&folder))
+        .map(|path| module_path(path))
+        .filter(|module| module.matches('/').count() == 1)
+        .collect();
+    all.sort();
+    all.dedup();
+    if engine == BundledEngine::Classic {
+        return Ok(all);
+    }
+    let code_of = |path: &str| -> Result<String, String> {
+        let text = sources.get(format!("{path}.rs").as_str()).or_else(|| sources.get(format!("{path}/mod.rs").as_str()));
+        let mut lexed = lex(text.ok_or(format!("module {path} not found in the bots sources"))?)?;
+        strip_tests(&mut lexed)?;
+        Ok(lexed.chars.iter().collect())
+    };
+    let names = |text: &str, name: &str| {
+        text.match_indices(&format!("{name}::")).any(|(at, _)| !text[..at].ends_with(is_ident))
+    };
+    let mut kept = vec![format!("{game}/protocol")];
+    let mut texts = vec![code_of(game)?];
+    let mut k = 0;
+    loop {
+        while k < kept.len() {
+            texts.push(code_of(&kept[k])?);
+            k += 1;
+        }
+        let named: Vec<String> = all
+            .iter()
+            .filter(|p| !kept.contains(p) && !p.ends_with("/classic"))
+            .filter(|p| texts.iter().any(|t| names(t, p.rsplit('/').next().unwrap_or(p))))
+            .cloned()
+            .collect();
+        if named.is_empty() {
+            return Ok(kept);
+        }
+        kept.extend(named);
+    }
+}
+
 /// Which bot a bundle carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BundledEngine {
@@ -279,12 +334,15 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) ->
     if !sources.contains_key(format!("{game_module}/mod.rs").as_str()) {
         return Err(format!("no game module {game_module} in bots"));
     }
-    let classic_file = format!("{game_module}/classic.rs");
+    // The game's files the bundle leaves out do not count for what the rest needs either.
+    let game_parts = game_submodules(&sources, game_module, engine)?;
+    let folder = format!("{game_module}/");
+    sources.retain(|path, _| {
+        let module = module_path(path);
+        !path.starts_with(&folder) || module == game_module || game_parts.iter().any(|p| module == *p || module.starts_with(&format!("{p}/")))
+    });
     let mut roots: Vec<&str> = match engine {
-        BundledEngine::Net => {
-            sources.remove(classic_file.as_str());
-            vec!["bot", game_module]
-        }
+        BundledEngine::Net => vec!["bot", game_module],
         BundledEngine::Classic => vec!["bot", "classic", game_module],
     };
     // And whatever top-level module `main` calls into (`book::` for a bot with a book).
@@ -295,10 +353,9 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) ->
         }
     }
     let needed = reachable_modules(&sources, &roots)?;
-    let game_classic = format!("{game_module}/classic");
     let keep = |path: &str| match path.split_once('/') {
         None => needed.iter().any(|n| n == path),
-        Some(_) => engine == BundledEngine::Classic || path != game_classic,
+        Some(_) => game_parts.iter().any(|p| p == path),
     };
     let lib = sources.get("lib.rs").ok_or("bots/src/lib.rs missing")?;
     let code = expand(&sources, "lib.rs", lib, &keep)?;
@@ -365,6 +422,12 @@ mod tests {
         assert!(bundle_bots("chess", "", BundledEngine::Net).is_err());
         let classic = bundle_bots("connect4", "fn main() {}", BundledEngine::Classic).unwrap();
         assert!(classic.matches("pub mod classic{").count() == 2, "the classic trait and Connect 4's classic bot");
+        // A game submodule only the classic bot names stays out of the net bot; one the net
+        // bot's code names goes in.
+        assert!(!code.contains("pub mod search{") && classic.contains("pub mod search{"), "Connect 4's alpha-beta");
+        assert!(!code.contains("pub mod solver{"), "nor what only that module needs");
+        let black_hole = bundle_bots("blackhole", "fn main() {}", BundledEngine::Net).unwrap();
+        assert!(black_hole.contains("pub mod endgame{") && black_hole.contains("pub mod protocol{"), "Black Hole's net bot plays its endgame exactly");
         assert!(!classic.contains("pub mod zuniq{") && !classic.contains("pub mod blackhole{"));
     }
 }
