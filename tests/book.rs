@@ -35,7 +35,8 @@ fn an_exported_connect4_bot_plays_its_book_move() {
     let out = run(&["export", "connect4", "--checkpoint", &shipped("connect4"), "--book", book.to_str().unwrap(), "--platform", "codingame", "-o", source.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let code = std::fs::read_to_string(&source).unwrap();
-    assert!(code.len() <= 100_000 && code.contains("const BOOK:"), "{} bytes", code.len());
+    let compact = Book::parse(&text, "connect4").unwrap().to_compact();
+    assert!(code.len() <= 100_000 && code.contains(&compact), "{} bytes, the book {compact} embedded", code.len());
     let (report, records) = compile_judge_and_feed_garbage(&source, "connect4", "random", "1", 2, "myId oppId");
     assert!(report.contains("games: 2"), "{report}");
     // As the first player the bot opens with the book's move for the empty board.

@@ -17,7 +17,7 @@ fn export_compile_and_judge(game: &str, platform: &str, time_scale: &str, games:
     let out = run(&["export", game, "--engine", "classic", "--platform", platform, "--time-scale", time_scale, "-o", source.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&source).unwrap();
-    assert!(text.contains("exported_classic_main") && !text.contains("const WEIGHTS: &str"), "a classic bot carries no weights");
+    assert!(text.contains("classic bot (no net)") && !text.contains("const WEIGHTS: &str"), "a classic bot carries no weights");
 
     let (report, _) = compile_judge_and_feed_garbage(&source, game, "uct", time_scale, games, garbage_error);
     let _ = std::fs::remove_dir_all(&dir);

@@ -59,7 +59,7 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "-o", dir.join("b.rs").to_str().unwrap()], "");
     let report = String::from_utf8_lossy(&out.stdout).to_string();
-    let bits: u8 = report.split("hidden layers as i").nth(1).and_then(|r| r.split(')').next()).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("{report}"));
+    let bits: u8 = report.split("hidden layers as i").nth(1).and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("{report}"));
     assert!(bits >= 8, "{report}");
     // Exactly the weights the exporter writes (same calibration set).
     let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);

@@ -6,11 +6,13 @@
 //! `cargo run --release -p cupzero-bots --example connect4_classic_tune -- PAIRS NODES [name=value ...]`
 //! with names `zug`, `zug_empties`, `good`, `bad`, `two`, `one` (the fields of
 //! `connect4::classic::Weights`); environment: `PLAYOUTS` (the net's, default 22000, what it
-//! searches in a 75 ms move), `OPEN` (random plies before the pair starts, default 0).
+//! searches in a 75 ms move), `OPEN` (random plies before the pair starts, default 0), `NET`
+//! (the weights, default the shipped net's), `FIRST` (the budget of each player's first turn, as
+//! a multiple of the others', default 1).
 
 use bots::agent::Agent;
 use bots::bot::{net_search_config, Contest};
-use bots::connect4::classic::{AlphaBeta, WEIGHTS};
+use bots::connect4::classic::{classic_search, HandMade, WEIGHTS};
 use bots::connect4::Connect4;
 use bots::game::{ActionList, Game};
 use bots::nn::Mlp;
@@ -31,6 +33,7 @@ fn main() {
     let (pairs, nodes) = (number(0, "PAIRS") as usize, number(1, "NODES"));
     let env = |name: &str, default: u64| std::env::var(name).ok().map_or(default, |v| v.parse().unwrap_or_else(|_| fail(format!("{name}={v} is not a number"))));
     let (playouts, open_plies) = (env("PLAYOUTS", 22_000), env("OPEN", 0));
+    let first = env("FIRST", 1) as f64;
     let mut w = WEIGHTS;
     for setting in &args[2..] {
         let (name, value) = setting.split_once('=').unwrap_or_else(|| fail(format!("expected name=value, got {setting:?}")));
@@ -45,7 +48,8 @@ fn main() {
             _ => fail(format!("unknown weight {name:?}")),
         }
     }
-    let bytes = std::fs::read("checkpoints/connect4/net.czw").unwrap_or_else(|e| fail(format!("checkpoints/connect4/net.czw: {e}")));
+    let path = std::env::var("NET").unwrap_or_else(|_| "checkpoints/connect4/net.czw".into());
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
     let net = Arc::new(Mlp::from_bytes(&bytes, "connect4").unwrap_or_else(|e| fail(e.to_string())));
     let results = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
@@ -66,12 +70,29 @@ fn main() {
                 }
                 for seat in 0..2 {
                     let mut game = opening.clone();
-                    let mut classic = AlphaBeta::new(Some((nodes as f64 * jitter(pair as u64 * 7 + seat)) as u64));
-                    classic.weights = w;
+                    let mut classic = classic_search(Some((nodes as f64 * jitter(pair as u64 * 7 + seat)) as u64));
+                    classic.leaf = HandMade(w);
                     let net_playouts = (playouts as f64 * jitter(pair as u64 * 11 + seat)) as u64;
                     let mut net_bot = Connect4::bot_agent(Arc::clone(&net), net_search_config::<Connect4>(), Some(net_playouts));
+                    // Each player's first turn gets `FIRST` times the budget (CodinGame: 1000 ms
+                    // against 100 ms), from a fresh search.
+                    let first_turn = |game: &Connect4| {
+                        if game.to_move() == seat as usize {
+                            let mut c = classic_search(Some((nodes as f64 * first * jitter(pair as u64 * 7 + seat)) as u64));
+                            c.leaf = HandMade(w);
+                            c.choose(game, None)
+                        } else {
+                            Connect4::bot_agent(Arc::clone(&net), net_search_config::<Connect4>(), Some((net_playouts as f64 * first) as u64)).choose(game, None)
+                        }
+                    };
                     while !game.is_terminal() {
-                        let action = if game.to_move() == seat as usize { classic.choose(&game, None) } else { net_bot.choose(&game, None) };
+                        let action = if game.turn() < 2 && first > 1.0 {
+                            first_turn(&game)
+                        } else if game.to_move() == seat as usize {
+                            classic.choose(&game, None)
+                        } else {
+                            net_bot.choose(&game, None)
+                        };
                         classic.observe(action);
                         net_bot.observe(action);
                         game.apply(action);
@@ -81,12 +102,18 @@ fn main() {
                         None => 0.5,
                         _ => 0.0,
                     };
-                    results.lock().unwrap().push(score);
+                    results.lock().unwrap().push((seat, score));
                 }
             });
         }
     });
     let results = results.into_inner().unwrap();
-    let score: f64 = results.iter().sum();
-    println!("{w:?}\nclassic {score}/{} = {:.1}% against the net ({nodes} nodes vs {playouts} playouts, {open_plies} random plies)", results.len(), 100.0 * score / results.len() as f64);
+    let score: f64 = results.iter().map(|r| r.1).sum();
+    let as_first: f64 = results.iter().filter(|r| r.0 == 0).map(|r| r.1).sum();
+    println!(
+        "{w:?}\nclassic {score}/{} = {:.1}% against the net ({as_first} of {} as the first player; {nodes} nodes vs {playouts} playouts, {open_plies} random plies)",
+        results.len(),
+        100.0 * score / results.len() as f64,
+        results.len() / 2
+    );
 }

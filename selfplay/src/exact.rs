@@ -4,6 +4,7 @@
 
 use bots::blackhole::endgame::EndgameSolver;
 use bots::blackhole::BlackHole;
+use bots::connect4::classic::classic_search;
 use bots::connect4::Connect4;
 use bots::game::Game;
 use bots::game6561::Game6561;
@@ -19,7 +20,14 @@ pub trait ExactEndgame: Game {
     }
 }
 
-impl ExactEndgame for Connect4 {}
+/// Connect 4 has draws, so the win/loss solver does not apply: the classic bot's alpha-beta
+/// searched to the end of the game plays its endgames (from
+/// [`bots::connect4::search::EXACT_EMPTIES`] empty cells).
+impl ExactEndgame for Connect4 {
+    fn exact_player() -> Option<Box<dyn ExactPlay<Self>>> {
+        Some(Box::new(classic_search(None)))
+    }
+}
 impl ExactEndgame for Game6561 {}
 impl ExactEndgame for Qttt {}
 impl ExactEndgame for Zuniq {}

@@ -6,6 +6,7 @@
 
 pub mod classic;
 pub mod protocol;
+pub mod search;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
@@ -371,28 +372,197 @@ impl Game for Connect4 {
     }
 }
 
+#[inline]
+pub(crate) fn column_bits(bits: u128, col: usize) -> u8 {
+    (bits >> (col * COL_BITS)) as u8 & 0x7F
+}
+
+/// Who wins the zugzwang fight if both sides only fill the cells that give nothing away:
+/// `Some(0)` the mover, `Some(1)` the opponent, `None` nobody (the board fills up).
+///
+/// Every column with a threat freezes the cells from just under its lowest threat upwards:
+/// whoever plays under a threat gives it away. The other cells are filled first, by both
+/// sides in turn; then the side to move must play under a threat. Under the opponent's, it
+/// loses; under its own, the opponent blocks it and the cells above become free again, which
+/// may hand the obligation back. Both sides pick their best column. On this 7-row board with
+/// 63 cells the result differs from the classic 6-row rules: a lone threat still wins for the
+/// side that places odd-numbered chips on an odd row (the side that places even-numbered ones
+/// on an even row), but when each side has one such threat in different columns, the even
+/// side wins. Who places odd-numbered chips flips with a STEAL; the chip count carries that.
+pub fn zugzwang(mine: u128, theirs: u128) -> Option<usize> {
+    let mask = mine | theirs;
+    let threats = [threat_cells(mine, mask), threat_cells(theirs, mask)];
+    let mut columns = Columns { height: [0; COLS], threats: [[0; COLS]; 2] };
+    for col in 0..COLS {
+        columns.height[col] = column_bits(mask, col).count_ones() as u8;
+        for side in 0..2 {
+            columns.threats[side][col] = column_bits(threats[side], col);
+        }
+    }
+    let free = columns.free_cells();
+    // The mover is side 0; after `free` moves the side to move is forced.
+    let forced = (free % 2) as usize;
+    columns.resolve(forced, 0)
+}
+
+/// The columns as the zugzwang fight sees them: heights and each side's threat cells.
+#[derive(Clone, Copy)]
+struct Columns {
+    height: [u8; COLS],
+    threats: [[u8; COLS]; 2],
+}
+
+impl Columns {
+    /// The lowest threat cell (row from the bottom) at or above the column's height.
+    fn lowest_threat(&self, col: usize) -> Option<u8> {
+        let above = (self.threats[0][col] | self.threats[1][col]) >> self.height[col] << self.height[col];
+        (above != 0).then(|| above.trailing_zeros() as u8)
+    }
+    /// Cells that can be filled without playing right under a threat.
+    fn free_cells(&self) -> u32 {
+        (0..COLS)
+            .map(|col| match self.lowest_threat(col) {
+                Some(row) => row.saturating_sub(1).saturating_sub(self.height[col]) as u32,
+                None => ROWS as u32 - self.height[col] as u32,
+            })
+            .sum()
+    }
+    /// The winner when side `forced` must play under a threat now (all free cells filled).
+    fn resolve(&self, forced: usize, depth: u32) -> Option<usize> {
+        let other = 1 - forced;
+        let mut best: Option<Option<usize>> = None;
+        for col in 0..COLS {
+            let Some(row) = self.lowest_threat(col) else { continue };
+            let bit = 1u8 << row;
+            if self.threats[other][col] & bit != 0 {
+                continue; // the opponent takes the cell and wins
+            }
+            // Own threat: play under it, the opponent blocks it; then see who must move.
+            let outcome = if depth > 12 { None } else { self.after_sacrifice(col, row, forced, depth) };
+            if outcome == Some(forced) {
+                return outcome;
+            }
+            if best.is_none() || outcome.is_none() {
+                best = Some(outcome);
+            }
+        }
+        // No threat column at all: the board is full, a draw.
+        match best {
+            Some(outcome) => outcome,
+            None if (0..COLS).all(|col| self.lowest_threat(col).is_none()) => None,
+            None => Some(other),
+        }
+    }
+    /// `side` plays under its own threat at `row` of `col`, the opponent blocks it; returns the
+    /// winner of what follows.
+    fn after_sacrifice(&self, col: usize, row: u8, side: usize, depth: u32) -> Option<usize> {
+        let mut next = *self;
+        next.height[col] = row + 1;
+        // Cells that become playable right away alternate: `to_move` must take or block them.
+        let mut to_move = side;
+        while (next.height[col] as usize) < ROWS {
+            let bit = 1u8 << next.height[col];
+            if next.threats[to_move][col] & bit != 0 {
+                return Some(to_move);
+            }
+            if next.threats[1 - to_move][col] & bit == 0 {
+                break;
+            }
+            next.height[col] += 1; // forced block
+            to_move = 1 - to_move;
+        }
+        let free = next.free_cells();
+        let forced = if free % 2 == 0 { to_move } else { 1 - to_move };
+        next.resolve(forced, depth + 1)
+    }
+}
+
+/// The lowest cell of every column.
+pub(crate) const BOTTOM: u128 = {
+    let mut m = 0u128;
+    let mut col = 0;
+    while col < COLS {
+        m |= 1u128 << (col * COL_BITS);
+        col += 1;
+    }
+    m
+};
+/// The rows whose threats suit the side placing the odd-numbered chips (rows 1, 3, 5, 7
+/// counted from 1 at the bottom) or, with `odd` false, the even-numbered ones (rows 2, 4, 6).
+pub(crate) fn own_rows(odd: bool) -> u128 {
+    if odd { BOTTOM * 0x55 } else { BOTTOM * 0x2A }
+}
+
+/// The threats of each side that are still alive: no threat of the other side lies below
+/// them in their column (the lower threat decides that column first).
+pub(crate) fn live_threats(threats: [u128; 2]) -> [u128; 2] {
+    let mut live = [0u128; 2];
+    for col in 0..COLS {
+        let shift = col * COL_BITS;
+        let t = [(threats[0] >> shift) as u8 & 0x7F, (threats[1] >> shift) as u8 & 0x7F];
+        for side in 0..2 {
+            let lowest_other = if t[1 - side] == 0 { 8 } else { t[1 - side].trailing_zeros() };
+            live[side] |= ((t[side] & ((1u16 << lowest_other) - 1) as u8) as u128) << shift;
+        }
+    }
+    live
+}
+
 /// Features, from the player to move: its chips (63), the opponent's chips (63), the empty
-/// cells where it would complete four (63) and where the opponent would (63), whether STEAL
-/// is available, whether the mover is player 0 (who moves first has the edge).
+/// cells where it would complete four (63) and where the opponent would (63); then the context
+/// of the zugzwang fight that decides most games on this 7-row board (Allis's odd and even
+/// threats): whether STEAL is available, whether the mover is player 0, whether the mover
+/// places an odd-numbered chip (a STEAL flips it), whether a STEAL happened; each side's live
+/// threats (no opposing threat below them) on rows of its own parity and on the others; the
+/// immediate wins each side has (the opponent's double threat loses), and each side's
+/// stacked threats (two threat cells one above the other: the lower one wins whoever blocks).
 impl Encode for Connect4 {
-    const NUM_FEATURES: usize = 4 * CELLS + 2;
+    const NUM_FEATURES: usize = 4 * CELLS + 15;
 
     fn encode(&self, out: &mut [f32]) {
         let me = self.to_move();
-        let occupied = self.chips[0] | self.chips[1];
-        let planes = [self.chips[me], self.chips[1 - me], threat_cells(self.chips[me], occupied), threat_cells(self.chips[1 - me], occupied)];
-        for (plane, &bits) in planes.iter().enumerate() {
-            let mut bb = bits;
-            while bb != 0 {
-                let index = bb.trailing_zeros() as usize;
-                let (col, row) = (index / COL_BITS, index % COL_BITS);
-                out[plane * CELLS + row * COLS + col] = 1.0;
-                bb &= bb - 1;
-            }
-        }
-        out[4 * CELLS] = (self.turn == 1) as u8 as f32;
-        out[4 * CELLS + 1] = (me == 0) as u8 as f32;
+        encode_chips(self.chips[me], self.chips[1 - me], self.turn as usize, out);
     }
+}
+
+/// The features of the position where the mover owns `mine`, the opponent `theirs`, at turn
+/// index `turn` (the mover is player 0 on even turns): [`Encode::encode`] without a
+/// [`Connect4`], for searches that keep bitboards only.
+pub fn encode_chips(mine: u128, theirs: u128, turn: usize, out: &mut [f32]) {
+    let occupied = mine | theirs;
+    let threats = [threat_cells(mine, occupied), threat_cells(theirs, occupied)];
+    let planes = [mine, theirs, threats[0], threats[1]];
+    for (plane, &bits) in planes.iter().enumerate() {
+        let mut bb = bits;
+        while bb != 0 {
+            let index = bb.trailing_zeros() as usize;
+            let (col, row) = (index / COL_BITS, index % COL_BITS);
+            out[plane * CELLS + row * COLS + col] = 1.0;
+            bb &= bb - 1;
+        }
+    }
+    let filled = occupied.count_ones() as usize;
+    let mover_odd = filled % 2 == 0;
+    let live = live_threats(threats);
+    let playable = (occupied + BOTTOM) & BOARD_MASK;
+    let count = |bits: u128| bits.count_ones() as f32;
+    let x = &mut out[4 * CELLS..];
+    x[0] = (turn == 1) as u8 as f32;
+    x[1] = (turn % 2 == 0) as u8 as f32;
+    x[2] = mover_odd as u8 as f32;
+    x[3] = (filled < turn) as u8 as f32;
+    for side in 0..2 {
+        let own = own_rows((side == 0) == mover_odd);
+        x[4 + 2 * side] = 0.5 * count(live[side] & own);
+        x[5 + 2 * side] = 0.5 * count(live[side] & !own);
+        x[8 + side] = count(threats[side] & (threats[side] >> 1));
+    }
+    x[10] = count(threats[0] & playable).min(1.0);
+    x[11] = count(threats[1] & playable).min(2.0);
+    let fight = zugzwang(mine, theirs);
+    x[12] = (fight == Some(0)) as u8 as f32;
+    x[13] = (fight == Some(1)) as u8 as f32;
+    x[14] = filled as f32 / CELLS as f32;
 }
 
 #[cfg(test)]
@@ -561,13 +731,59 @@ mod tests {
         play("4").encode(&mut f);
         // Player 1 to move: the chip at column 4, bottom row, is the opponent's.
         assert_eq!(f[CELLS + 4], 1.0);
-        assert_eq!(f.iter().sum::<f32>(), 2.0, "one chip and the STEAL flag");
-        assert_eq!(f[4 * CELLS], 1.0);
-        assert_eq!(f[4 * CELLS + 1], 0.0);
+        let x = &f[4 * CELLS..];
+        assert_eq!(x[..4], [1.0, 0.0, 0.0, 0.0], "STEAL possible; player 1 places the even-numbered chips; no STEAL yet");
+        assert_eq!(x[14], 1.0 / CELLS as f32, "the share of the board filled");
+        assert_eq!(f.iter().sum::<f32>(), 2.0 + x[14], "one chip, the STEAL flag and the filled share");
         let mut g = vec![0.0; Connect4::NUM_FEATURES];
         play("4 STEAL").encode(&mut g);
         assert_eq!(g[CELLS + 4], 1.0, "after STEAL the chip is player 1's, the opponent of player 0");
-        assert_eq!(g[4 * CELLS + 1], 1.0);
+        assert_eq!(g[4 * CELLS..4 * CELLS + 4], [0.0, 1.0, 0.0, 1.0], "player 0 to move now places the even-numbered chips");
+    }
+
+    /// Player 0 has one threat, on the third row from the bottom (an odd row) of column 3;
+    /// 10 chips are on the board (the position of the classic bot's zugzwang tests).
+    pub(crate) const ODD_THREAT: [&str; ROWS] = [".........", ".........", ".........", ".........", "000......", "011......", "101.....1"];
+
+    #[test]
+    fn parity_features_follow_who_places_the_odd_chips() {
+        let features = |s: &Connect4| {
+            let mut f = vec![0.0; Connect4::NUM_FEATURES];
+            s.encode(&mut f);
+            f[4 * CELLS..].to_vec()
+        };
+        // No STEAL: player 0 moves and places the 11th chip; its odd-row threat is live and of
+        // its own parity, and it wins the zugzwang fight.
+        let x = features(&Connect4::from_rows(&ODD_THREAT, 10).unwrap());
+        assert_eq!(x[2..4], [1.0, 0.0]);
+        assert_eq!(x[4..8], [0.5, 0.0, 0.0, 0.0], "mine on own parity, mine on the other, theirs on theirs, theirs on the other");
+        assert_eq!(x[12..14], [1.0, 0.0]);
+        // After a STEAL the same chips put player 1 on move with the 11th chip: the threat is
+        // the opponent's, on a row of the wrong parity for it, and nobody wins the fight.
+        let x = features(&Connect4::from_rows(&ODD_THREAT, 11).unwrap());
+        assert_eq!(x[2..4], [1.0, 1.0]);
+        assert_eq!(x[4..8], [0.0, 0.0, 0.0, 0.5]);
+        assert_eq!(x[12..14], [0.0, 0.0]);
+    }
+
+    #[test]
+    fn immediate_and_stacked_threats_are_counted() {
+        let features = |moves: &str| {
+            let mut f = vec![0.0; Connect4::NUM_FEATURES];
+            play(moves).encode(&mut f);
+            f[4 * CELLS..].to_vec()
+        };
+        // Player 0 owns 3, 4, 5 of the bottom row: two playable wins for it; after player 1's
+        // answer it is player 1 who faces them (a double threat, counted as 2).
+        let x = features("3 3 4 4 5 8");
+        assert_eq!((x[10], x[11]), (1.0, 0.0));
+        let x = features("3 3 4 4 5 8 8");
+        assert_eq!((x[10], x[11]), (0.0, 2.0));
+        // Player 0 holds 0, 1, 2 on the bottom and second rows of columns 0-2 (player 1 stacks
+        // on column 8): threats at column 3, rows 1 and 2 from the bottom, one above the other.
+        let x = features("0 8 1 8 2 8 0 7 1 7 2");
+        assert_eq!(x[9], 1.0, "player 1 to move: the opponent's stacked pair");
+        assert_eq!(x[8], 0.0);
     }
 
     #[test]
