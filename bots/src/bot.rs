@@ -25,10 +25,13 @@ pub trait Contest: Encode {
     /// The net bot's PUCT exploration constant. Lower values trust the net's policy more;
     /// chosen per game by judged matches (BENCHMARKS.md, "PUCT constant").
     const PUCT_C: f32 = 1.5;
+    /// How many of the game's symmetric views the net bot averages at each evaluation
+    /// ([`NetEvaluator::averaged`]); 1 evaluates the position as it stands.
+    const AVERAGED_VIEWS: usize = 1;
     /// The net bot: PUCT search on `net` with `config` (Zuniq mixes random playouts into the
     /// value and puts an exact endgame solver in front). `playouts` caps each search.
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
-        Box::new(SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::new(net), playouts))
+        Box::new(SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::averaged(net, Self::AVERAGED_VIEWS), playouts))
     }
     /// The agent a submission plays with: the net bot on the contest clock, unless a game
     /// has something stronger (6561).

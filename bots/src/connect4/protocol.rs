@@ -113,6 +113,9 @@ pub const TURN_MS: u64 = 100;
 
 impl Contest for Connect4 {
     const PLATFORM: Platform = Platform::CodinGame;
+    /// The position and its mirror image (BENCHMARKS.md, "Connect 4: a bot that beats
+    /// alpha-beta searchers").
+    const AVERAGED_VIEWS: usize = 2;
 
     fn clock(time_scale: f64) -> Clock {
         let scaled = |ms: u64| Duration::from_secs_f64(ms as f64 / 1000.0 * time_scale);
