@@ -1,5 +1,7 @@
 //! Experiment: in judged games, the moves of player A with at most 30 empty cells that
 //! changed the exact value (endgame mistakes an exact solver would not make).
+mod common;
+
 use bots::connect4::classic::classic_search;
 use bots::connect4::search::PROVEN;
 use bots::connect4::{Connect4, COLS, ROWS};
@@ -15,10 +17,8 @@ fn value(s: &Connect4) -> i32 {
 fn main() {
     let path = std::env::args().nth(1).unwrap();
     for line in std::fs::read_to_string(path).unwrap().lines() {
-        let s = line.find("\"actions\":[").unwrap() + 11;
-        let e = s + line[s..].find(']').unwrap();
-        let acts: Vec<&str> = line[s..e].split(',').map(|x| x.trim_matches('"')).collect();
-        let seat_a = if line.contains("\"seats\":[\"A\"") { 0 } else { 1 };
+        let acts = common::list(line, "actions").unwrap();
+        let seat_a = if common::list(line, "seats").unwrap()[0] == "A" { 0 } else { 1 };
         let mut g = Connect4::new();
         let mut out = String::new();
         for a in &acts {

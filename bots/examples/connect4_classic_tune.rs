@@ -10,15 +10,16 @@
 //! (the weights, default the shipped net's), `FIRST` (the budget of each player's first turn, as
 //! a multiple of the others', default 1).
 
+mod common;
+
 use bots::agent::Agent;
 use bots::bot::{net_search_config, Contest};
 use bots::connect4::classic::{classic_search, HandMade, WEIGHTS};
 use bots::connect4::Connect4;
-use bots::game::{ActionList, Game};
+use bots::game::Game;
 use bots::nn::Mlp;
 use bots::rng::Rng;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 fn fail(message: String) -> ! {
     eprintln!("error: {message}");
@@ -51,63 +52,39 @@ fn main() {
     let path = std::env::var("NET").unwrap_or_else(|_| "checkpoints/connect4/net.czw".into());
     let bytes = std::fs::read(&path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
     let net = Arc::new(Mlp::from_bytes(&bytes, "connect4").unwrap_or_else(|e| fail(e.to_string())));
-    let results = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
     let jitter = |seed: u64| 0.7 + 0.6 * Rng::new(seed).unit_f64();
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| loop {
-                let pair = next.fetch_add(1, Ordering::SeqCst);
-                if pair >= pairs {
-                    break;
-                }
-                let mut rng = Rng::new(1000 + pair as u64);
-                let mut opening = Connect4::new();
-                let mut legal = ActionList::new();
-                for _ in 0..open_plies {
-                    opening.legal_actions(&mut legal);
-                    opening.apply(legal[rng.below(9)]);
-                }
-                for seat in 0..2 {
-                    let mut game = opening.clone();
-                    let mut classic = classic_search(Some((nodes as f64 * jitter(pair as u64 * 7 + seat)) as u64));
-                    classic.leaf = HandMade(w);
-                    let net_playouts = (playouts as f64 * jitter(pair as u64 * 11 + seat)) as u64;
-                    let mut net_bot = Connect4::bot_agent(Arc::clone(&net), net_search_config::<Connect4>(), Some(net_playouts));
-                    // Each player's first turn gets `FIRST` times the budget (CodinGame: 1000 ms
-                    // against 100 ms), from a fresh search.
-                    let first_turn = |game: &Connect4| {
-                        if game.to_move() == seat as usize {
-                            let mut c = classic_search(Some((nodes as f64 * first * jitter(pair as u64 * 7 + seat)) as u64));
-                            c.leaf = HandMade(w);
-                            c.choose(game, None)
-                        } else {
-                            Connect4::bot_agent(Arc::clone(&net), net_search_config::<Connect4>(), Some((net_playouts as f64 * first) as u64)).choose(game, None)
-                        }
-                    };
-                    while !game.is_terminal() {
-                        let action = if game.turn() < 2 && first > 1.0 {
-                            first_turn(&game)
-                        } else if game.to_move() == seat as usize {
-                            classic.choose(&game, None)
-                        } else {
-                            net_bot.choose(&game, None)
-                        };
-                        classic.observe(action);
-                        net_bot.observe(action);
-                        game.apply(action);
-                    }
-                    let score = match game.winner() {
-                        Some(winner) if winner == seat as usize => 1.0,
-                        None => 0.5,
-                        _ => 0.0,
-                    };
-                    results.lock().unwrap().push((seat, score));
-                }
-            });
+    let results = common::connect4_pairs(pairs, open_plies as usize, |opening, pair, seat| {
+        let (pair, seat) = (pair as u64, seat as u64);
+        let mut game = opening.clone();
+        let mut classic = classic_search(Some((nodes as f64 * jitter(pair * 7 + seat)) as u64));
+        classic.leaf = HandMade(w);
+        let net_playouts = (playouts as f64 * jitter(pair * 11 + seat)) as u64;
+        let mut net_bot = Connect4::bot_agent(Arc::clone(&net), net_search_config::<Connect4>(), Some(net_playouts));
+        // Each player's first turn gets `FIRST` times the budget (CodinGame: 1000 ms
+        // against 100 ms), from a fresh search.
+        let first_turn = |game: &Connect4| {
+            if game.to_move() == seat as usize {
+                let mut c = classic_search(Some((nodes as f64 * first * jitter(pair * 7 + seat)) as u64));
+                c.leaf = HandMade(w);
+                c.choose(game, None)
+            } else {
+                Connect4::bot_agent(Arc::clone(&net), net_search_config::<Connect4>(), Some((net_playouts as f64 * first) as u64)).choose(game, None)
+            }
+        };
+        while !game.is_terminal() {
+            let action = if game.turn() < 2 && first > 1.0 {
+                first_turn(&game)
+            } else if game.to_move() == seat as usize {
+                classic.choose(&game, None)
+            } else {
+                net_bot.choose(&game, None)
+            };
+            classic.observe(action);
+            net_bot.observe(action);
+            game.apply(action);
         }
+        game
     });
-    let results = results.into_inner().unwrap();
     let score: f64 = results.iter().map(|r| r.1).sum();
     let as_first: f64 = results.iter().filter(|r| r.0 == 0).map(|r| r.1).sum();
     println!(

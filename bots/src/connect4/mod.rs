@@ -498,11 +498,10 @@ pub(crate) fn own_rows(odd: bool) -> u128 {
 pub(crate) fn live_threats(threats: [u128; 2]) -> [u128; 2] {
     let mut live = [0u128; 2];
     for col in 0..COLS {
-        let shift = col * COL_BITS;
-        let t = [(threats[0] >> shift) as u8 & 0x7F, (threats[1] >> shift) as u8 & 0x7F];
+        let t = [column_bits(threats[0], col), column_bits(threats[1], col)];
         for side in 0..2 {
             let lowest_other = if t[1 - side] == 0 { 8 } else { t[1 - side].trailing_zeros() };
-            live[side] |= ((t[side] & ((1u16 << lowest_other) - 1) as u8) as u128) << shift;
+            live[side] |= ((t[side] & ((1u16 << lowest_other) - 1) as u8) as u128) << (col * COL_BITS);
         }
     }
     live
