@@ -194,6 +194,19 @@ impl RunDir {
         Ok(())
     }
 
+    /// Deletes every checkpoint folder but `current` (the one `state.json` names): the previous
+    /// one, and one left behind by a run killed between committing an iteration and deleting.
+    fn remove_checkpoints_except(&self, current: &str) {
+        let Ok(entries) = std::fs::read_dir(&self.root) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("checkpoint-") && name != current {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+
     fn league_file(&self, iteration: u64) -> PathBuf {
         self.root.join("league").join(format!("iter-{iteration:06}.czw"))
     }
@@ -556,7 +569,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         state.games += records.len() as u64;
         state.samples += samples_added;
         state.seconds += iteration_start.elapsed().as_secs_f64();
-        let previous_checkpoint = std::mem::replace(&mut state.checkpoint, checkpoint);
+        state.checkpoint = checkpoint;
         let metrics = IterationMetrics {
             iteration,
             games: sp.games,
@@ -594,9 +607,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
             link.acknowledge().map_err(remote_error)?;
         }
         // Only now is the previous checkpoint no longer needed, nor games the window has dropped.
-        if !previous_checkpoint.is_empty() {
-            let _ = std::fs::remove_dir_all(dir.root.join(previous_checkpoint));
-        }
+        dir.remove_checkpoints_except(&state.checkpoint);
         if !config.training.keep_all_games {
             dir.remove_games_before(oldest_needed_games(&history, config.training.replay_window))?;
         }
