@@ -209,6 +209,44 @@ fn init_starts_a_run_from_a_shipped_net() {
     common::assert_clean_error(&out, "already holds a run");
 }
 
+/// Weights from before a game's features were extended at the end (Black Hole's hole
+/// structure) start a run widened: the new inputs get zero weights and nothing else changes.
+#[test]
+fn init_widens_weights_from_before_the_features_were_extended() {
+    use bots::encode::Encode;
+    use bots::nn::{Dense, Mlp};
+    let dir = fresh_dir("widen");
+    let run_dir = dir.join("run");
+    let config = dir.join("widen.toml");
+    std::fs::write(&config, TINY.replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    let features = bots::blackhole::BlackHole::NUM_FEATURES;
+    let narrow_inputs = features - bots::blackhole::HOLE_FEATURES;
+    let dense = |inputs: usize, outputs: usize| Dense {
+        inputs,
+        outputs,
+        weights: (0..inputs * outputs).map(|i| ((i % 97) as f32 - 48.0) / 512.0).collect(),
+        bias: (0..outputs).map(|o| o as f32 / 1024.0).collect(),
+    };
+    let narrow = Mlp { game: "blackhole".into(), hidden: vec![dense(narrow_inputs, 64)], policy: dense(64, 540), value: dense(64, 2) };
+    let narrow_file = dir.join("narrow.czw");
+    std::fs::write(&narrow_file, bots::nn_write::to_bytes(&narrow)).unwrap();
+    let out = run(&["train", "blackhole", "--init", narrow_file.to_str().unwrap(), "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "1"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trained = Mlp::from_bytes(&std::fs::read(run_dir.join("weights.czw")).unwrap(), "blackhole").unwrap();
+    assert_eq!(trained.num_features(), features);
+    assert_eq!(trained, narrow.clone().with_inputs(features).unwrap());
+    let state = std::fs::read_to_string(run_dir.join("state.json")).unwrap();
+    assert!(state.contains(&format!("widened from {narrow_inputs} to {features} inputs")), "{state}");
+
+    // A configuration with wider hidden layers grows them too, from the run's seed (TINY's 7).
+    let grown_dir = dir.join("grown");
+    std::fs::write(&config, TINY.replace("hidden = [64]", "hidden = [96]").replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    let out = run(&["train", "blackhole", "--init", narrow_file.to_str().unwrap(), "--config", config.to_str().unwrap(), "--run-dir", grown_dir.to_str().unwrap(), "--iterations", "1"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let grown = Mlp::from_bytes(&std::fs::read(grown_dir.join("weights.czw")).unwrap(), "blackhole").unwrap();
+    assert_eq!(grown, narrow.with_inputs(features).unwrap().with_hidden(&[96], 7).unwrap());
+}
+
 /// Games files the replay window no longer draws from are deleted (unless kept on purpose),
 /// and a resume still refills the window from those that remain.
 #[test]

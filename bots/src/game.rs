@@ -154,6 +154,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Reads the canonical text of one action (not checking legality).
     fn parse_action(text: &str) -> Result<Action, ParseActionError>;
 
+    /// The actions a search expands here: the legal ones, or a subset that keeps a best action
+    /// (a game may drop moves another move dominates). Empty exactly when terminal.
+    fn search_actions(&self, out: &mut ActionList) {
+        self.legal_actions(out);
+    }
+
     /// Whether `action` is legal here. Games may override with something faster.
     fn is_legal(&self, action: Action) -> bool {
         let mut list = ActionList::new();

@@ -375,7 +375,7 @@ impl<G: Game> Mcts<G> {
                     self.backup(exact, true);
                     return None;
                 }
-                self.leaf_state.legal_actions(&mut self.leaf_legal);
+                self.leaf_state.search_actions(&mut self.leaf_legal);
                 self.leaf_pending = true;
                 return Some((&self.leaf_state, self.leaf_legal.as_slice()));
             }

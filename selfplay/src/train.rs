@@ -27,6 +27,7 @@ use crate::exact::ExactEndgame;
 use crate::replay::{samples_from_record, ReplayBuffer};
 use crate::worker::{generate, GameRecord, LeagueNet};
 use bots::classic::Classic;
+use bots::encode::Encode;
 use bots::game::Game;
 use bots::nn::Mlp;
 use bots::rng::Rng;
@@ -277,12 +278,20 @@ pub trait TrainObserver {
 
 /// Weights to start a new run from: a `.czw` file, or a run directory's `weights.czw`.
 /// Returns the net and how the run records where it came from (path and checksum).
-pub fn read_init_weights<G: Game>(path: &Path) -> Result<(Mlp, String), TrainError> {
+pub fn read_init_weights<G: Encode>(path: &Path) -> Result<(Mlp, String), TrainError> {
     let file = if path.is_dir() { path.join("weights.czw") } else { path.to_path_buf() };
     let bytes = std::fs::read(&file).map_err(|e| file_error(&file, e))?;
-    let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(&file, e))?;
+    let mut net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(&file, e))?;
     let checksum = bytes[bytes.len() - 8..].iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64);
-    Ok((net, format!("{} (checksum {checksum:016x})", file.display())))
+    let mut source = format!("{} (checksum {checksum:016x})", file.display());
+    // Weights from before the game's features were extended (at the end): the new inputs start
+    // with zero weights, so the run starts from the same play and learns to use them.
+    let inputs = net.num_features();
+    if inputs < G::NUM_FEATURES {
+        net = net.with_inputs(G::NUM_FEATURES).map_err(|e| file_error(&file, e))?;
+        source.push_str(&format!(", widened from {inputs} to {} inputs", G::NUM_FEATURES));
+    }
+    Ok((net, source))
 }
 
 /// Starts or resumes the run in `run_dir`. A new run uses `requested` (or the game's defaults); a
@@ -380,7 +389,15 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
     let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone()).with_aux_outputs(aux_outputs);
     let initial = match (&saved, &init) {
         (None, Some((net, source))) => {
-            let trainer = Trainer::from_mlp(net, net_config.clone(), config.optim_config(), config.seed).map_err(|why| TrainError::Config(format!("--init {source}: {why}")))?;
+            // A configuration with wider hidden layers than the weights grows them (new units
+            // start with zero outgoing weights: the same play, more capacity).
+            let widths: Vec<usize> = net.hidden.iter().map(|d| d.outputs).collect();
+            let grown = if widths != config.net.hidden && widths.len() == config.net.hidden.len() && widths.iter().zip(&config.net.hidden).all(|(w, c)| w <= c) {
+                Some(net.clone().with_hidden(&config.net.hidden, config.seed).map_err(|e| TrainError::Config(format!("--init {source}: {e}")))?)
+            } else {
+                None
+            };
+            let trainer = Trainer::from_mlp(grown.as_ref().unwrap_or(net), net_config.clone(), config.optim_config(), config.seed).map_err(|why| TrainError::Config(format!("--init {source}: {why}")))?;
             Some(trainer)
         }
         _ => None,

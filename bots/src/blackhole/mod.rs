@@ -222,6 +222,34 @@ impl Game for BlackHole {
         }
     }
 
+    /// A stone on a closed field (no empty neighbour) can never touch the hole, and a higher
+    /// stone in hand is never worse than a lower one: there only the smallest stone is searched.
+    fn search_actions(&self, out: &mut ActionList) {
+        out.clear();
+        if self.is_terminal() {
+            return;
+        }
+        let hand = !self.used[self.to_move()] & ((1 << STONES) - 1);
+        let mut values = [0u8; STONES];
+        let mut n = 0;
+        for v in 1..=STONES as u8 {
+            if hand >> (v - 1) & 1 == 1 {
+                values[n] = v;
+                n += 1;
+            }
+        }
+        let empty = (0..FIELDS).filter(|&f| self.cells[f] == EMPTY).fold(0u64, |set, f| set | 1 << f);
+        for f in fields_in(empty) {
+            if neighbours(f) & empty == 0 {
+                out.push(Self::action(f, values[0]));
+            } else {
+                for &v in &values[..n] {
+                    out.push(Self::action(f, v));
+                }
+            }
+        }
+    }
+
     fn is_legal(&self, action: Action) -> bool {
         if self.is_terminal() || action as usize >= Self::NUM_ACTIONS {
             return false;
@@ -299,8 +327,16 @@ const PER_FIELD: usize = 10;
 /// there would count so far (own and opponent neighbour sums / 45) and its empty neighbours / 6;
 /// then the stones each side still holds (15 + 15 flags) and the turn / 30. The neighbour sums
 /// spare a small MLP from learning the adjacency, as the threat maps do for Connect 4.
+///
+/// Then the hole's structure ([`HOLE_FEATURES`], appended so that nets trained without them
+/// can be widened with zero weights, `Mlp::with_inputs`): which empty fields are already
+/// closed (no empty neighbour: a stone there no longer changes any possible hole), whether the
+/// filling phase has begun, the filling-phase margin as if it began now, and how the empty
+/// fields' margins are spread (cumulative counts over thresholds, closed fields and all empty
+/// fields apart). The hole is an order statistic of those margins once the filling phase
+/// begins ([`playout::Board::filling_margin`]); an MLP cannot sort, so it gets the counts.
 impl Encode for BlackHole {
-    const NUM_FEATURES: usize = FIELDS * PER_FIELD + 2 * STONES + 1;
+    const NUM_FEATURES: usize = BASE_FEATURES + HOLE_FEATURES;
 
     fn encode(&self, out: &mut [f32]) {
         let me = self.to_move();
@@ -335,12 +371,135 @@ impl Encode for BlackHole {
             }
         }
         out[held + 2 * STONES] = self.turn as f32 / TURNS as f32;
+        self.encode_hole_structure(&mut out[BASE_FEATURES..]);
+    }
+}
+
+/// The features before the hole's structure (the first nets' inputs).
+const BASE_FEATURES: usize = FIELDS * PER_FIELD + 2 * STONES + 1;
+/// Margin thresholds (in stones, for the mover) of the cumulative counts.
+const SPREAD_THRESHOLDS: [i32; 12] = [-20, -12, -8, -5, -3, -1, 1, 3, 5, 8, 12, 20];
+/// Closed flags per field, four scalars (filling phase, filling margin, closed and open
+/// counts), and the two cumulative counts.
+pub const HOLE_FEATURES: usize = FIELDS + 4 + 2 * SPREAD_THRESHOLDS.len();
+
+impl BlackHole {
+    /// The hole's structure, from the mover's view (see [`Encode for BlackHole`]).
+    fn encode_hole_structure(&self, out: &mut [f32]) {
+        let me = self.to_move();
+        let empty = (0..FIELDS).filter(|&f| self.cells[f] == EMPTY).fold(0u64, |set, f| set | 1 << f);
+        let mut margins = [0i32; FIELDS];
+        let mut n = 0;
+        let (mut closed, mut open) = (0, 0);
+        let spread = 4 + FIELDS;
+        let k = SPREAD_THRESHOLDS.len();
+        for f in fields_in(empty) {
+            let (red, blue) = self.sums_around(f);
+            let margin = if me == 0 { red as i32 - blue as i32 } else { blue as i32 - red as i32 };
+            margins[n] = margin;
+            n += 1;
+            let is_closed = neighbours(f) & empty == 0;
+            if is_closed {
+                out[f] = 1.0;
+                closed += 1;
+            } else {
+                open += 1;
+            }
+            for (i, &t) in SPREAD_THRESHOLDS.iter().enumerate() {
+                if margin >= t {
+                    out[spread + i] += if is_closed { 1.0 / 8.0 } else { 0.0 };
+                    out[spread + k + i] += 1.0 / 16.0;
+                }
+            }
+        }
+        let sorted = &mut margins[..n];
+        sorted.sort_unstable();
+        out[FIELDS] = if open == 0 { 1.0 } else { 0.0 };
+        // The mover fills the field worst for it, the other player the best, alternately: the
+        // survivor is the (n / 2)-th lowest margin for the mover.
+        out[FIELDS + 1] = if n == 0 { 0.0 } else { sorted[n / 2] as f32 / MARGIN_SCALE };
+        out[FIELDS + 2] = closed as f32 / 16.0;
+        out[FIELDS + 3] = open as f32 / 16.0;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Red's exact final margin with both sides expanding `moves` (minimax).
+    fn minimax(g: &BlackHole, moves: fn(&BlackHole, &mut ActionList)) -> i32 {
+        if g.is_terminal() {
+            let (r, b) = g.hole_sums();
+            return r as i32 - b as i32;
+        }
+        let mut list = ActionList::new();
+        moves(g, &mut list);
+        let results = list.iter().map(|&a| {
+            let mut next = g.clone();
+            next.apply(a);
+            minimax(&next, moves)
+        });
+        if g.to_move() == 0 { results.max().unwrap() } else { results.min().unwrap() }
+    }
+
+    /// The search's moves drop only dominated ones: endgames have the same exact value.
+    #[test]
+    fn search_actions_keep_the_exact_value() {
+        let mut rng = Rng::new(9);
+        let mut list = ActionList::new();
+        let mut pruned = 0;
+        for seed in 0..40 {
+            let mut g = BlackHole::new_game(&mut Rng::new(seed));
+            while (g.turn as usize) < TURNS - 4 {
+                g.legal_actions(&mut list);
+                g.apply(list[rng.below(list.len())]);
+            }
+            let (mut all, mut searched) = (ActionList::new(), ActionList::new());
+            g.legal_actions(&mut all);
+            g.search_actions(&mut searched);
+            assert!(searched.iter().all(|&a| all.contains(a)) && !searched.is_empty());
+            pruned += all.len() - searched.len();
+            assert_eq!(minimax(&g, BlackHole::search_actions), minimax(&g, BlackHole::legal_actions), "seed {seed}");
+        }
+        assert!(pruned > 0, "some endgame has a closed field");
+    }
+
+    /// The hole-structure features agree with the search's own reading of the position
+    /// (`playout::Board`, whose filling margin the endgame tests check against the exact search).
+    #[test]
+    fn hole_features_agree_with_the_filling_rule() {
+        let mut rng = Rng::new(3);
+        let mut list = ActionList::new();
+        let mut seen_filling = 0;
+        for seed in 0..60 {
+            let mut g = BlackHole::new_game(&mut Rng::new(seed));
+            while !g.is_terminal() {
+                let mut x = vec![0.0; BlackHole::NUM_FEATURES];
+                g.encode(&mut x);
+                let h = &x[BASE_FEATURES..];
+                let board = playout::Board::from_game(&g);
+                for f in 0..FIELDS {
+                    let closed = board.empty >> f & 1 == 1 && board.open(f) == 0;
+                    assert_eq!(h[f], if closed { 1.0 } else { 0.0 }, "field {f}");
+                }
+                assert_eq!(h[FIELDS] == 1.0, board.filling());
+                seen_filling += board.filling() as u32;
+                let red = board.filling_margin() as f32;
+                let mover = if g.to_move() == 0 { red } else { -red };
+                assert_eq!(h[FIELDS + 1], mover / MARGIN_SCALE);
+                let empty = board.empty.count_ones() as f32;
+                assert_eq!((h[FIELDS + 2] + h[FIELDS + 3]) * 16.0, empty);
+                let k = SPREAD_THRESHOLDS.len();
+                let (closed, all) = (&h[FIELDS + 4..FIELDS + 4 + k], &h[FIELDS + 4 + k..]);
+                assert!(closed.windows(2).all(|w| w[0] >= w[1]) && all.windows(2).all(|w| w[0] >= w[1]));
+                assert!(closed[0] * 8.0 <= h[FIELDS + 2] * 16.0 + 1e-4 && all[0] * 16.0 <= empty + 1e-4);
+                g.legal_actions(&mut list);
+                g.apply(list[rng.below(list.len())]);
+            }
+        }
+        assert!(seen_filling > 50, "random games reach the filling phase");
+    }
 
     #[test]
     fn labels_and_indices() {
