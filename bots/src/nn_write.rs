@@ -1,7 +1,7 @@
 //! Writing the compact weight format (see `nn`): f32, f16 or per-output int8, and the dense
 //! text form embedded in exported bots. Used by training and export, never by a submission.
 
-use crate::nn::{fnv1a64, text_alphabet, IntModel, Mlp, Storage, F16_MAX, FORMAT_VERSION, MAGIC};
+use crate::nn::{fnv1a64, text_alphabet, Dense, IntModel, Mlp, Storage, WeightsError, F16_MAX, FORMAT_VERSION, MAGIC};
 use std::fmt;
 
 /// f32 to IEEE half, rounding to nearest even (values past `F16_MAX` become infinity).
@@ -373,9 +373,97 @@ fn write(net: &Mlp, storage: Storage, calibration: Option<&[Vec<Vec<f32>>]>) -> 
 }
 
 
+/// Reshaping weights for training (`--init`): never needed by a submission, so it lives here.
+impl Mlp {
+    /// The same net reading `inputs` features, the ones past its own with zero weights: it
+    /// computes what it computed before, and training can start using the new inputs. For a
+    /// game whose features were extended at the end (Black Hole's hole structure).
+    pub fn with_inputs(mut self, inputs: usize) -> Result<Mlp, WeightsError> {
+        let have = self.num_features();
+        let Some(first) = self.hidden.first_mut() else {
+            return Err(WeightsError::ShapeMismatch("a net without hidden layers cannot be widened".into()));
+        };
+        if inputs < have {
+            return Err(WeightsError::ShapeMismatch(format!("the net reads {have} features, more than {inputs}")));
+        }
+        // Input-major weights: the new inputs' rows go at the end.
+        first.weights.resize(inputs * first.outputs, 0.0);
+        first.inputs = inputs;
+        Ok(self)
+    }
+
+    /// The same net with wider hidden layers (`widths`, one per layer, none narrower): each new
+    /// unit gets small random incoming weights (from `seed`) and zero outgoing ones, so the net
+    /// computes what it computed before, and training grows the new units from there (the
+    /// function-preserving widening of Net2Net, Chen, Goodfellow and Shlens, 2016).
+    pub fn with_hidden(mut self, widths: &[usize], seed: u64) -> Result<Mlp, WeightsError> {
+        let have: Vec<usize> = self.hidden.iter().map(|d| d.outputs).collect();
+        if widths.len() != have.len() || widths.iter().zip(&have).any(|(w, h)| w < h) {
+            return Err(WeightsError::ShapeMismatch(format!("hidden layers {have:?} cannot grow to {widths:?}")));
+        }
+        let mut rng = crate::rng::Rng::new(seed);
+        for k in 0..self.hidden.len() {
+            let layer = &mut self.hidden[k];
+            let (inputs, old, new) = (layer.inputs, layer.outputs, widths[k]);
+            // He-style scale over the fan-in, halved: the new units start active but small.
+            let scale = 0.5 * (6.0 / inputs as f32).sqrt();
+            let mut weights = Vec::with_capacity(inputs * new);
+            for i in 0..inputs {
+                weights.extend_from_slice(&layer.weights[i * old..(i + 1) * old]);
+                weights.extend((old..new).map(|_| scale * (2.0 * (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 1.0)));
+            }
+            layer.weights = weights;
+            layer.bias.resize(new, 0.0);
+            layer.outputs = new;
+            // The layers reading this one: zero rows for the new units (input-major weights).
+            let readers: Vec<&mut Dense> = match self.hidden.get_mut(k + 1) {
+                Some(next) => vec![next],
+                None => vec![&mut self.policy, &mut self.value],
+            };
+            for next in readers {
+                next.weights.resize(new * next.outputs, 0.0);
+                next.inputs = new;
+            }
+        }
+        Ok(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A widened net ignores its new inputs (their weights are zero) and still reads the old ones.
+    #[test]
+    fn a_widened_net_computes_what_it_did() {
+        let dense = |inputs, outputs, seed: f32| Dense {
+            inputs,
+            outputs,
+            weights: (0..inputs * outputs).map(|i| ((i as f32 + seed) * 0.37).sin()).collect(),
+            bias: (0..outputs).map(|o| (o as f32 * 0.11 + seed).cos() * 0.1).collect(),
+        };
+        let net = Mlp { game: "g".into(), hidden: vec![dense(5, 4, 1.0), dense(4, 3, 2.0)], policy: dense(3, 6, 3.0), value: dense(3, 2, 4.0) };
+        let wide = net.clone().with_inputs(8).unwrap();
+        wide.validate().unwrap();
+        assert_eq!(wide.num_features(), 8);
+        let x = [0.3, -1.0, 0.0, 2.0, 0.5];
+        let (mut before, mut after) = ([0.0; 6], [0.0; 6]);
+        let v = net.forward(&x, &mut Scratch::default(), &mut before);
+        for extra in [[0.0, 0.0, 0.0], [1.0, -2.0, 0.7]] {
+            let wide_x: Vec<f32> = x.iter().chain(&extra).copied().collect();
+            assert_eq!(wide.forward(&wide_x, &mut Scratch::default(), &mut after), v);
+            assert_eq!(after, before);
+        }
+        assert!(net.clone().with_inputs(4).is_err(), "narrowing would drop weights");
+
+        let grown = net.clone().with_hidden(&[7, 3], 1).unwrap();
+        grown.validate().unwrap();
+        assert_eq!(grown.hidden.iter().map(|d| d.outputs).collect::<Vec<_>>(), [7, 3]);
+        assert!(grown.hidden[0].weights.iter().any(|&w| w != 0.0 && !net.hidden[0].weights.contains(&w)), "new units get weights");
+        assert_eq!(grown.forward(&x, &mut Scratch::default(), &mut after), v);
+        assert_eq!(after, before);
+        assert!(net.clone().with_hidden(&[3, 3], 1).is_err() && net.with_hidden(&[5], 1).is_err(), "no narrowing, same depth");
+    }
     use crate::nn::*;
     use crate::rng::Rng;
 
