@@ -384,7 +384,7 @@ const SPREAD_THRESHOLDS: [i32; 12] = [-20, -12, -8, -5, -3, -1, 1, 3, 5, 8, 12, 
 pub const HOLE_FEATURES: usize = FIELDS + 4 + 2 * SPREAD_THRESHOLDS.len();
 
 impl BlackHole {
-    /// The hole's structure, from the mover's view (see [`Encode for BlackHole`]).
+    /// The hole's structure, from the mover's view (listed at `impl Encode for BlackHole`).
     fn encode_hole_structure(&self, out: &mut [f32]) {
         let me = self.to_move();
         let empty = (0..FIELDS).filter(|&f| self.cells[f] == EMPTY).fold(0u64, |set, f| set | 1 << f);
