@@ -390,13 +390,9 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
     let initial = match (&saved, &init) {
         (None, Some((net, source))) => {
             // A configuration with wider hidden layers than the weights grows them (new units
-            // start with zero outgoing weights: the same play, more capacity).
-            let widths: Vec<usize> = net.hidden.iter().map(|d| d.outputs).collect();
-            let grown = if widths != config.net.hidden && widths.len() == config.net.hidden.len() && widths.iter().zip(&config.net.hidden).all(|(w, c)| w <= c) {
-                Some(net.clone().with_hidden(&config.net.hidden, config.seed).map_err(|e| TrainError::Config(format!("--init {source}: {e}")))?)
-            } else {
-                None
-            };
+            // start with zero outgoing weights: the same play, more capacity). Weights that
+            // cannot grow into it are refused below, with the shapes named.
+            let grown = net.clone().with_hidden(&config.net.hidden, config.seed).ok();
             let trainer = Trainer::from_mlp(grown.as_ref().unwrap_or(net), net_config.clone(), config.optim_config(), config.seed).map_err(|why| TrainError::Config(format!("--init {source}: {why}")))?;
             Some(trainer)
         }

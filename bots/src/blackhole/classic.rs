@@ -16,7 +16,7 @@
 
 use super::endgame::EndgameSolver;
 use super::playout::{playout, Board};
-use super::{fields_in, BlackHole, FIELDS, STONES};
+use super::{fields_in, stones_in, BlackHole, FIELDS, STONES};
 use crate::agent::Agent;
 use crate::classic::Classic;
 use crate::game::{Action, ActionList, Game};
@@ -137,11 +137,9 @@ impl Tree {
         let hand = board.hand[board.mover as usize];
         let mut values = [0u8; STONES];
         let mut n = 0;
-        for v in 1..=STONES as u8 {
-            if hand >> (v - 1) & 1 == 1 {
-                values[n] = v;
-                n += 1;
-            }
+        for v in stones_in(hand) {
+            values[n] = v;
+            n += 1;
         }
         let choices = if board.open(field) == 0 { 1 } else { STONE_CHOICES.min(n) };
         let mut last = 0u8;

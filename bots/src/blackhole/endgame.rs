@@ -56,9 +56,7 @@ fn stone_key(field: usize, player: Player, value: u8) -> u64 {
 impl Position {
     fn from_game(game: &BlackHole) -> Self {
         let mut pos = Position { empty: 0, sums: [0; FIELDS], hand: [0; 2], mover: game.to_move(), key: 0 };
-        for player in 0..2 {
-            pos.hand[player] = !game.used[player] & ((1 << STONES) - 1);
-        }
+        pos.hand = [game.hand(0), game.hand(1)];
         for f in 0..FIELDS {
             match game.cells[f] {
                 EMPTY => pos.empty |= 1 << f,

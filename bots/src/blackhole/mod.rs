@@ -91,6 +91,11 @@ pub fn fields_in(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The stone values of a hand (bit `value - 1`), lowest first.
+pub fn stones_in(hand: u16) -> impl Iterator<Item = u8> {
+    fields_in(hand as u64).map(|bit| bit as u8 + 1)
+}
+
 /// `A1`-style label of a field.
 pub fn label(field: usize) -> String {
     let (u, v) = coords(field);
@@ -131,6 +136,16 @@ impl BlackHole {
 
     pub fn turn(&self) -> usize {
         self.turn as usize
+    }
+
+    /// The empty fields, as a bit set.
+    pub fn empty_fields(&self) -> u64 {
+        (0..FIELDS).filter(|&f| self.cells[f] == EMPTY).fold(0u64, |set, f| set | 1 << f)
+    }
+
+    /// The stones `player` still holds, bit `value - 1`.
+    pub fn hand(&self, player: Player) -> u16 {
+        !self.used[player] & ((1 << STONES) - 1)
     }
 
     /// The empty field left after the last turn.
@@ -229,21 +244,14 @@ impl Game for BlackHole {
         if self.is_terminal() {
             return;
         }
-        let hand = !self.used[self.to_move()] & ((1 << STONES) - 1);
-        let mut values = [0u8; STONES];
-        let mut n = 0;
-        for v in 1..=STONES as u8 {
-            if hand >> (v - 1) & 1 == 1 {
-                values[n] = v;
-                n += 1;
-            }
-        }
-        let empty = (0..FIELDS).filter(|&f| self.cells[f] == EMPTY).fold(0u64, |set, f| set | 1 << f);
+        let hand = self.hand(self.to_move());
+        let smallest = hand.trailing_zeros() as u8 + 1;
+        let empty = self.empty_fields();
         for f in fields_in(empty) {
             if neighbours(f) & empty == 0 {
-                out.push(Self::action(f, values[0]));
+                out.push(Self::action(f, smallest));
             } else {
-                for &v in &values[..n] {
+                for v in stones_in(hand) {
                     out.push(Self::action(f, v));
                 }
             }
@@ -387,7 +395,7 @@ impl BlackHole {
     /// The hole's structure, from the mover's view (listed at `impl Encode for BlackHole`).
     fn encode_hole_structure(&self, out: &mut [f32]) {
         let me = self.to_move();
-        let empty = (0..FIELDS).filter(|&f| self.cells[f] == EMPTY).fold(0u64, |set, f| set | 1 << f);
+        let empty = self.empty_fields();
         let mut margins = [0i32; FIELDS];
         let mut n = 0;
         let (mut closed, mut open) = (0, 0);
@@ -405,11 +413,11 @@ impl BlackHole {
             } else {
                 open += 1;
             }
-            for (i, &t) in SPREAD_THRESHOLDS.iter().enumerate() {
-                if margin >= t {
-                    out[spread + i] += if is_closed { 1.0 / 8.0 } else { 0.0 };
-                    out[spread + k + i] += 1.0 / 16.0;
+            for (i, _) in SPREAD_THRESHOLDS.iter().enumerate().filter(|&(_, &t)| margin >= t) {
+                if is_closed {
+                    out[spread + i] += 1.0 / 8.0;
                 }
+                out[spread + k + i] += 1.0 / 16.0;
             }
         }
         let sorted = &mut margins[..n];

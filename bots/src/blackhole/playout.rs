@@ -2,7 +2,7 @@
 //! bot (mixed into the net's value at the leaves, [`PlayoutMix`]): what a position reduces to,
 //! a playout policy after the 2018 players' descriptions, and the exact filling phase.
 
-use super::{fields_in, neighbours, BlackHole, EMPTY, FIELDS, MARGIN_SCALE, STONES};
+use super::{fields_in, neighbours, BlackHole, FIELDS, MARGIN_SCALE};
 use crate::game::{Action, Game};
 use crate::mcts::{Evaluator, Values};
 use crate::net_eval::NetEvaluator;
@@ -29,14 +29,8 @@ pub struct Board {
 impl Board {
     pub fn from_game(game: &BlackHole) -> Self {
         let mut b = Board { empty: 0, sums: [0; FIELDS], hand: [0; 2], mover: game.to_move() as u8, links: 0 };
-        for player in 0..2 {
-            b.hand[player] = !game.used[player] & ((1 << STONES) - 1);
-        }
-        for f in 0..FIELDS {
-            if game.cells[f] == EMPTY {
-                b.empty |= 1 << f;
-            }
-        }
+        b.hand = [game.hand(0), game.hand(1)];
+        b.empty = game.empty_fields();
         for f in fields_in(b.empty) {
             let (red, blue) = game.sums_around(f);
             b.sums[f] = (red as i32 - blue as i32) as i8;
