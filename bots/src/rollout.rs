@@ -18,6 +18,15 @@ pub fn random_playout<G: Game>(mut state: G, rng: &mut Rng) -> G {
     state
 }
 
+/// The value of one uniformly random playout: each player's utility at its end. A game may play
+/// it out faster than through [`Game::legal_actions`] (Zuniq's light position), with the same
+/// uniform choice among the legal actions at every step.
+pub trait Playout: Game {
+    fn playout_utilities(&self, rng: &mut Rng) -> Values {
+        random_playout(self.clone(), rng).utilities()
+    }
+}
+
 /// A net's priors with a value mixed from the net and one random playout:
 /// `(1 - rollout_weight) * net + rollout_weight * playout`. For games whose value net is still
 /// weak but whose random playouts are informative and cheap (Zuniq: the last mover wins).
@@ -33,10 +42,10 @@ impl MixedEvaluator {
     }
 }
 
-impl<G: Encode> Evaluator<G> for MixedEvaluator {
+impl<G: Encode + Playout> Evaluator<G> for MixedEvaluator {
     fn evaluate(&mut self, state: &G, legal: &[Action], priors: &mut [f32]) -> Values {
         let net = self.net.evaluate(state, legal, priors);
-        let playout = random_playout(state.clone(), &mut self.rng).utilities();
+        let playout = state.playout_utilities(&mut self.rng);
         let w = self.rollout_weight;
         [0, 1].map(|p| (1.0 - w) * net[p] + w * playout[p])
     }
