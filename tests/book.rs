@@ -75,3 +75,33 @@ fn books_are_refused_where_they_cannot_work() {
     assert!(!dir.join("x.rs").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The shipped Zuniq book (`checkpoints/zuniq/book.txt`, exported with the shipped net) is a
+/// Zuniq book whose every entry is reached from the start through book positions and holds a
+/// move that is legal there (under the symmetry that finds it).
+#[test]
+fn the_shipped_zuniq_book_is_reachable_and_legal() {
+    use bots::book::canonical_key;
+    use bots::game::ActionList;
+    use bots::zuniq::Zuniq;
+    use std::collections::HashSet;
+    let text = std::fs::read_to_string(format!("{}/checkpoints/zuniq/book.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let book = Book::parse(&text, "zuniq").unwrap();
+    let start = Zuniq::new();
+    assert!(book.lookup(&start).is_some(), "the start is in the book");
+    let mut reached = HashSet::from([canonical_key(&start).0]);
+    let mut frontier = vec![start];
+    let mut legal = ActionList::new();
+    while let Some(state) = frontier.pop() {
+        assert!(book.lookup(&state).is_some(), "a book position without a legal move");
+        state.legal_actions(&mut legal);
+        for &a in legal.iter() {
+            let mut child = state.clone();
+            child.apply(a);
+            if book.contains(&child) && reached.insert(canonical_key(&child).0) {
+                frontier.push(child);
+            }
+        }
+    }
+    assert_eq!(reached.len(), book.len(), "every entry is reached from the start");
+}
