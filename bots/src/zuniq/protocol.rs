@@ -145,14 +145,9 @@ mod tests {
         use crate::rollout::random_playout;
         let mut uneven = false;
         for (seed, moves) in [(1, 10), (2, 20), (3, 28)] {
-            let mut rng = Rng::new(seed);
-            let mut state = Zuniq::new();
-            let mut legal = crate::game::ActionList::new();
-            for _ in 0..moves {
-                state.legal_actions(&mut legal);
-                state.apply(legal[rng.below(legal.len())]);
-            }
+            let state: Zuniq = crate::tools::after_random_actions(seed, moves);
             assert!(!state.is_terminal());
+            let mut rng = Rng::new(seed);
             let n = 20_000;
             let light = (0..n).filter(|_| state.playout_utilities(&mut rng)[0] > 0.0).count() as f64 / n as f64;
             let generic = (0..n).filter(|_| random_playout(state.clone(), &mut rng).utilities()[0] > 0.0).count() as f64 / n as f64;
