@@ -6,6 +6,7 @@ mod book;
 mod bundle;
 mod clock_args;
 mod compare;
+mod expert;
 mod export;
 mod judge;
 mod play;
@@ -39,6 +40,9 @@ enum Command {
     Arena(arena::ArenaArgs),
     /// Compare two matches played on the same seeds, game by game (paired difference, 95% CI).
     Compare(compare::CompareArgs),
+    /// Expert iteration for 6561: beam-search games train a value net that judges the next
+    /// round's beam.
+    Expert(expert::ExpertArgs),
     /// Build an opening book from long searches of the net bot (for `export --book`).
     Book(book::BookArgs),
     /// Write a single-file, std-only bot with embedded weights for a contest platform.
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(args),
         Command::Export(args) => export::run(args),
         Command::Book(args) => book::run(args),
+        Command::Expert(args) => expert::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),

@@ -67,7 +67,7 @@ fn classic_plays_in_the_arena_by_node_budget() {
 
 #[test]
 fn games_without_a_classic_bot_refuse_it_with_one_line() {
-    assert_clean_error(&run(&["play", "6561", "--engine", "classic"], ""), "6561 has no classic bot");
+    assert_clean_error(&run(&["play", "qttt", "--engine", "classic"], ""), "qttt has no classic bot");
     assert_clean_error(&run(&["arena", "qttt", "--a", "classic", "--b", "random", "--games", "2"], ""), "qttt has no classic bot");
     let path = std::env::temp_dir().join(format!("cupzero-classic-refused-{}.rs", std::process::id()));
     assert_clean_error(&run(&["export", "qttt", "--engine", "classic", "--platform", "codecup", "-o", path.to_str().unwrap()], ""), "qttt has no classic bot");

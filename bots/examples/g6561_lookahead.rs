@@ -6,7 +6,9 @@
 //! WIDTH being the first, narrow search); `dedup=0` keeps lines that meet on one board;
 //! `predict=0` doubles the width while time allows instead of predicting it; `replay=FILE
 //! start=K` starts game i from the first K moves of line i of FILE (a judge's `--records`
-//! file) instead of random placements, to replay endgames of judged games.
+//! file) instead of random placements, to replay endgames of judged games; `net=FILE` lets a
+//! value net (.czw) judge the last step's lines, `share=K` among the best K x width by the
+//! hand-made evaluation, `every=1` at every step.
 use bots::agent::Agent;
 use bots::game::{ActionList, Game};
 use bots::game6561::lookahead::{BeamAgent, Weights};
@@ -30,10 +32,16 @@ fn main() {
     // Unset: the bot's own setting.
     let (mut dedup, mut predict) = (None, None);
     let (mut ms, mut start_at, mut replay) = (0u64, 0, Vec::new());
+    let (mut net, mut share, mut every, mut blend, mut from) = (None, None, false, 0.0, 0);
     for kv in args.iter().skip(3) {
         let (k, v) = kv.split_once('=').expect("options as name=value");
         if k == "replay" {
             replay = recorded_games(v);
+            continue;
+        }
+        if k == "net" {
+            let bytes = std::fs::read(v).expect("a weights file");
+            net = Some(std::sync::Arc::new(bots::nn::Mlp::from_bytes(&bytes, "6561").expect("6561 weights")));
             continue;
         }
         let v: f32 = v.parse().expect("a number");
@@ -52,6 +60,10 @@ fn main() {
             "predict" => predict = Some(v > 0.0),
             "ms" => ms = v as u64,
             "start" => start_at = v as usize,
+            "share" => share = Some(v as usize),
+            "every" => every = v > 0.0,
+            "blend" => blend = v,
+            "from" => from = v as usize,
             _ => panic!("unknown option {k}"),
         }
     }
@@ -63,12 +75,20 @@ fn main() {
     let threads: Vec<_> = (0..2)
         .map(|t| {
             let replay = replay.clone();
+            let net = net.clone();
             std::thread::spawn(move || {
                 let mut results = vec![];
                 for game in (t..games).step_by(2) {
                     let mut agent = BeamAgent::new(w, width, horizon);
                     agent.dedup = dedup.unwrap_or(agent.dedup);
                     agent.predict = predict.unwrap_or(agent.predict);
+                    if let Some(net) = &net {
+                        agent.net = Some(bots::game6561::lookahead::ScoreNet::new(net.clone()));
+                    }
+                    agent.net_share = share.unwrap_or(agent.net_share);
+                    agent.net_every_step = every;
+                    agent.net_weight = blend;
+                    agent.net_from_move = from;
                     let mut g = Game6561::new();
                     if replay.is_empty() {
                         let mut rng = Rng::new(game as u64 + 1);
@@ -96,7 +116,8 @@ fn main() {
     all.sort();
     let mean = all.iter().map(|r| r.0 as f64).sum::<f64>() / all.len() as f64;
     println!(
-        "{w:?} dedup {dedup:?} predict {predict:?} ms {ms} width {width} horizon {horizon}: mean {mean:.1} over {} games in {:.1}s: {all:?}",
+        "{w:?} dedup {dedup:?} predict {predict:?} net {} share {share:?} every {every} ms {ms} width {width} horizon {horizon}: mean {mean:.1} over {} games in {:.1}s: {all:?}",
+        net.is_some(),
         all.len(),
         clock.elapsed().as_secs_f64()
     );

@@ -282,6 +282,20 @@ impl Mlp {
 
     /// Runs the net: `policy` gets the logits, the return value is `[mover, other]` in [-1, 1].
     pub fn forward(&self, features: &[f32], scratch: &mut Scratch, policy: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        let trunk = self.trunk(features, scratch);
+        self.policy.forward(trunk, policy);
+        self.value_head(trunk)
+    }
+
+    /// The value head alone (a search that evaluates leaves and needs no policy): the same
+    /// numbers as [`Mlp::forward`]'s value.
+    pub fn value_only(&self, features: &[f32], scratch: &mut Scratch) -> [f32; VALUE_OUTPUTS] {
+        let trunk = self.trunk(features, scratch);
+        self.value_head(trunk)
+    }
+
+    /// The last hidden layer's activations (the features themselves without hidden layers).
+    fn trunk<'s>(&self, features: &[f32], scratch: &'s mut Scratch) -> &'s [f32] {
         let Scratch { a, b } = scratch;
         a.clear();
         a.extend_from_slice(features);
@@ -293,9 +307,12 @@ impl Mlp {
             }
             std::mem::swap(a, b);
         }
-        self.policy.forward(a, policy);
+        a
+    }
+
+    fn value_head(&self, trunk: &[f32]) -> [f32; VALUE_OUTPUTS] {
         let mut value = [0.0; VALUE_OUTPUTS];
-        self.value.forward(a, &mut value);
+        self.value.forward(trunk, &mut value);
         value.map(f32::tanh)
     }
 
@@ -529,5 +546,7 @@ mod tests {
         let v = net.forward(&[2.0, 0.0], &mut Scratch::default(), &mut logits);
         assert_eq!(logits, [2.5, -1.5]);
         assert!((v[0] - 0.25f32.tanh()).abs() < 1e-7 && (v[1] + 0.25f32.tanh()).abs() < 1e-7);
+        // The value head alone gives the same value.
+        assert_eq!(net.value_only(&[2.0, 0.0], &mut Scratch::default()), v);
     }
 }

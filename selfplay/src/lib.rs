@@ -7,6 +7,7 @@ pub mod book;
 pub mod config;
 pub mod distributed;
 pub mod exact;
+pub mod expert;
 pub mod gumbel;
 pub mod judge;
 pub mod parallel;

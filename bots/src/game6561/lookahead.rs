@@ -2,11 +2,16 @@
 //! the shared score) with a hand-made board evaluation: the units one colour holds, free
 //! squares, mergeable neighbours, the sum. Placements are searched as our own choices: a
 //! partner running this bot plays them as planned, and any other partner's placement is
-//! simply searched again from the new board.
+//! simply searched again from the new board. With a value net (`BeamAgent::with_net`), the
+//! hand-made evaluation still prunes every step and the net's expected final score decides
+//! among the last step's best lines.
 
 use super::{colour_of, exponent_of, piece, slide_cells, Game6561, Piece, Step, MAX_MOVES, RHYTHM, SIZE, SLIDE_UP, SQUARES};
 use crate::agent::Agent;
+use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game};
+use crate::nn::{Mlp, Scratch};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Weights of the board evaluation; `Weights::TUNED` is what the bot plays with.
@@ -93,6 +98,38 @@ fn evaluate_with_sum(w: &Weights, cells: &Cells) -> (f32, f32) {
     (score + w.sum * sum + w.mass * mass - w.crowding * missing * missing - w.bare * bare * bare, sum)
 }
 
+/// Scores a value net learns, as values in [-1, 1]: `score / VALUE_SCALE - 1` (a shared
+/// score of 3,000 is 0.5).
+pub const VALUE_SCALE: f32 = 2000.0;
+
+/// The value target of a game that ended with `score`.
+pub fn score_to_value(score: f32) -> f32 {
+    (score / VALUE_SCALE - 1.0).clamp(-0.999, 0.999)
+}
+
+/// A value net (on `Game6561`'s features) that judges the beam's lines: the shared score it
+/// expects at the end of the game.
+pub struct ScoreNet {
+    net: Arc<Mlp>,
+    features: Vec<f32>,
+    scratch: Scratch,
+}
+
+impl ScoreNet {
+    pub fn new(net: Arc<Mlp>) -> Self {
+        ScoreNet { net, features: vec![0.0; Game6561::NUM_FEATURES], scratch: Scratch::default() }
+    }
+
+    /// The final score the net expects from `cells` with `moves` played and `best` reached.
+    pub fn expected_score(&mut self, cells: &Cells, moves: usize, best: f32) -> f32 {
+        let position = Game6561::from_cells(*cells, moves, best as u64);
+        self.features.fill(0.0);
+        position.encode(&mut self.features);
+        let value = self.net.value_only(&self.features, &mut self.scratch)[0];
+        ((value + 1.0) * VALUE_SCALE).max(best)
+    }
+}
+
 fn key(cells: &Cells) -> u128 {
     u128::from_le_bytes(*cells)
 }
@@ -108,10 +145,24 @@ struct BeamNode {
 
 /// Beam search over the moves of both partners with the hand-made evaluation: every step
 /// keeps the `width` best-evaluated lines of play (one per board), `horizon` moves deep, and
-/// the bot plays the first action of the best line. Under a deadline a narrow search gives a
-/// safe answer, then one search gets the width that the time left should allow.
+/// the bot plays the first action of the best line. With a value net, the net judges the
+/// lines of the last step (of every step with `net_every_step`) among the best `net_share` x
+/// width by the hand-made evaluation: the cheap evaluation prunes, the net decides. Under a
+/// deadline a narrow search gives a safe answer, then one search gets the width that the
+/// time left should allow.
 pub struct BeamAgent {
     pub weights: Weights,
+    /// The value net that judges the lines of the last step, if any.
+    pub net: Option<ScoreNet>,
+    /// The net judges the lines of every step, not only the last.
+    pub net_every_step: bool,
+    /// The net judges the best `net_share` x width lines by the hand-made evaluation.
+    pub net_share: usize,
+    /// 0: a line's score is the net's expected final score alone; above 0, the hand-made
+    /// score plus this times the net's.
+    pub net_weight: f32,
+    /// The net judges only lines that reach this move (a net that learned the endgame only).
+    pub net_from_move: usize,
     pub horizon: usize,
     /// The width without a deadline; with one, the first width tried.
     pub width: usize,
@@ -136,7 +187,12 @@ const PREDICTED_SHARE: f64 = 0.8;
 
 impl BeamAgent {
     pub fn new(weights: Weights, width: usize, horizon: usize) -> Self {
-        BeamAgent { weights, horizon, width, max_width: 1 << 15, dedup: true, predict: true, seconds_per_line: 0.0, seen: Vec::new(), nodes: 0, last_width: 0, last_value: 0.0 }
+        BeamAgent { weights, net: None, net_every_step: false, net_share: 2, net_weight: 0.0, net_from_move: 0, horizon, width, max_width: 1 << 15, dedup: true, predict: true, seconds_per_line: 0.0, seen: Vec::new(), nodes: 0, last_width: 0, last_value: 0.0 }
+    }
+
+    /// The beam whose last step the value net `net` judges.
+    pub fn with_net(net: Arc<Mlp>, width: usize, horizon: usize) -> Self {
+        BeamAgent { net: Some(ScoreNet::new(net)), ..Self::new(Weights::TUNED, width, horizon) }
     }
 
     /// The first action of the best line found by a beam `width` wide, or `None` when the
@@ -195,6 +251,17 @@ impl BeamAgent {
                     next.truncate(2 * width);
                 }
                 self.remove_duplicates(&mut next);
+            }
+            if let Some(net) = self.net.as_mut().filter(|_| !last && moves + 1 >= self.net_from_move && (self.net_every_step || depth + 1 == self.horizon)) {
+                let share = self.net_share * width;
+                if next.len() > share {
+                    next.select_nth_unstable_by(share - 1, |a, b| b.score.total_cmp(&a.score));
+                    next.truncate(share);
+                }
+                for node in next.iter_mut() {
+                    let expected = net.expected_score(&node.cells, moves + 1, node.best);
+                    node.score = if self.net_weight > 0.0 { node.score + self.net_weight * expected } else { expected };
+                }
             }
             if next.len() > width {
                 next.select_nth_unstable_by(width - 1, |a, b| b.score.total_cmp(&a.score));
@@ -397,6 +464,35 @@ mod tests {
         assert_eq!(end.score(), 85, "{:?}", end.rows());
         let first = agent.choose(&g, None);
         assert!([SLIDE_LEFT, SLIDE_RIGHT, SLIDE_DOWN, SLIDE_UP].contains(&first));
+    }
+
+    /// A net without hidden layers whose value is `tanh(weight * board sum / 3000)`.
+    fn sum_net(weight: f32) -> Arc<Mlp> {
+        use crate::nn::Dense;
+        let mut value = Dense::zeros(Game6561::NUM_FEATURES, 2);
+        // The board sum is the last feature but one (the score so far is the last).
+        value.weights[(Game6561::NUM_FEATURES - 2) * 2] = weight;
+        Arc::new(Mlp { game: "6561".into(), hidden: vec![], policy: Dense::zeros(Game6561::NUM_FEATURES, 20), value })
+    }
+
+    #[test]
+    fn the_value_net_decides_between_the_last_steps_lines() {
+        // Move 4 is a slide. Left merges the blue 1s of row 1 (sum 4); up annihilates the blue
+        // 1 and red 1 of column 1 (sum 1); right and down do the same as left and up.
+        let cells = board(&[(0, BLUE, 0), (1, BLUE, 0), (4, RED, 0)]);
+        let g = Game6561::from_cells(cells, 3, 0);
+        let mut net = ScoreNet::new(sum_net(1.0));
+        let expected = ((4.0f32 / 3000.0).tanh() + 1.0) * VALUE_SCALE;
+        assert!((net.expected_score(&slide_cells(&cells, SLIDE_LEFT), 4, 3.0) - expected).abs() < 1e-3);
+        // The score reached is a floor: the game's score never falls below it.
+        assert_eq!(net.expected_score(&slide_cells(&cells, SLIDE_LEFT), 4, 5000.0), 5000.0);
+        let merged = |a: Action| [SLIDE_LEFT, SLIDE_RIGHT].contains(&a);
+        let mut likes_sum = BeamAgent::with_net(sum_net(1.0), 8, 1);
+        assert!(merged(likes_sum.choose(&g, None)));
+        let mut hates_sum = BeamAgent::with_net(sum_net(-1.0), 8, 1);
+        assert!(!merged(hates_sum.choose(&g, None)));
+        // The hand-made evaluation merges.
+        assert!(merged(BeamAgent::new(Weights::TUNED, 8, 1).choose(&g, None)));
     }
 
     #[test]

@@ -378,23 +378,104 @@ impl Game for Game6561 {
     }
 }
 
-/// Features: for each square, empty or one of 3 colours x 12 exponents (1..177,147, larger
-/// values share the last slot); the rhythm step one-hot (10); the game's progress (moves/1000).
-impl Encode for Game6561 {
-    const NUM_FEATURES: usize = SQUARES * (1 + 3 * EXPONENT_SLOTS) + 10 + 1;
-
-    fn encode(&self, out: &mut [f32]) {
-        const PER_SQUARE: usize = 1 + 3 * EXPONENT_SLOTS;
-        for (sq, &p) in self.cells.iter().enumerate() {
-            let slot = if p == 0 { 0 } else { 1 + colour_of(p) as usize * EXPONENT_SLOTS + (exponent_of(p) as usize).min(EXPONENT_SLOTS - 1) };
-            out[sq * PER_SQUARE + slot] = 1.0;
-        }
-        out[SQUARES * PER_SQUARE + self.moves as usize % 10] = 1.0;
-        out[SQUARES * PER_SQUARE + 10] = self.moves as f32 / MAX_MOVES as f32;
+/// Units a piece holds: a piece of 3^e is 2^e unit pieces merged.
+pub fn units_of(p: Piece) -> u32 {
+    if p == 0 {
+        0
+    } else {
+        1 << exponent_of(p).min(30)
     }
 }
 
-const EXPONENT_SLOTS: usize = 12;
+/// The colours ordered by the units they hold on `cells`, most first (ties: lower colour
+/// first), and each colour's rank in that order.
+pub fn colour_ranks(cells: &[Piece; SQUARES]) -> ([u8; 3], [u32; 3]) {
+    let mut units = [0u32; 3];
+    for &p in cells.iter().filter(|&&p| p != 0) {
+        units[colour_of(p) as usize] += units_of(p);
+    }
+    let mut order = [0u8, 1, 2];
+    order.sort_by_key(|&c| std::cmp::Reverse(units[c as usize]));
+    let mut rank = [0u8; 3];
+    for (r, &c) in order.iter().enumerate() {
+        rank[c as usize] = r as u8;
+    }
+    (rank, order.map(|c| units[c as usize]))
+}
+
+/// Features for a value net (the beam search's leaf evaluation), colours named by rank: the
+/// colour holding most units, then the others, so one pattern serves whichever colour leads.
+/// Per square: empty, or rank (3) x exponent (9 slots, the last for 3^8 and up); the rhythm
+/// step one-hot (10) and the rank of the colour it places (3, none for a slide); the moves
+/// left in buckets (under 5, 10, 20, 40, 80, 160, 320, more: the endgame decides whether the
+/// last merges make it) and the progress; free squares one-hot (17); units per rank / 128;
+/// pairs the next slide along a line could merge, per rank, and pairs that would annihilate
+/// (each / 8); the board sum and the score so far / 3,000.
+impl Encode for Game6561 {
+    const NUM_FEATURES: usize = SQUARES * SQUARE_STATES + 10 + 3 + MOVES_LEFT_BUCKETS.len() + 1 + (SQUARES + 1) + 3 + 3 + 1 + 2;
+
+    fn encode(&self, out: &mut [f32]) {
+        let (rank, units) = colour_ranks(&self.cells);
+        let mut at = 0;
+        for &p in &self.cells {
+            if p != 0 {
+                out[at + 1 + rank[colour_of(p) as usize] as usize * EXPONENT_SLOTS + (exponent_of(p) as usize).min(EXPONENT_SLOTS - 1)] = 1.0;
+            } else {
+                out[at] = 1.0;
+            }
+            at += SQUARE_STATES;
+        }
+        out[at + self.moves as usize % 10] = 1.0;
+        at += 10;
+        if let Step::Place(colour) = self.step() {
+            out[at + rank[colour as usize] as usize] = 1.0;
+        }
+        at += 3;
+        let left = MAX_MOVES.saturating_sub(self.moves as usize);
+        let bucket = MOVES_LEFT_BUCKETS.iter().position(|&b| left < b).unwrap_or(MOVES_LEFT_BUCKETS.len() - 1);
+        out[at + bucket] = 1.0;
+        at += MOVES_LEFT_BUCKETS.len();
+        out[at] = self.moves as f32 / MAX_MOVES as f32;
+        at += 1;
+        out[at + self.cells.iter().filter(|&&p| p == 0).count()] = 1.0;
+        at += SQUARES + 1;
+        for r in 0..3 {
+            out[at + r] = units[r] as f32 / 128.0;
+        }
+        at += 3;
+        let (mut merges, mut clashes) = ([0u32; 3], 0u32);
+        for l in 0..SIZE {
+            for line in [std::array::from_fn::<_, SIZE, _>(|k| self.cells[l * SIZE + k]), std::array::from_fn(|k| self.cells[k * SIZE + l])] {
+                let mut previous: Piece = 0;
+                for p in line.into_iter().filter(|&p| p != 0) {
+                    if previous != 0 && exponent_of(previous) == exponent_of(p) {
+                        if colour_of(previous) == colour_of(p) {
+                            merges[rank[colour_of(p) as usize] as usize] += 1;
+                        } else {
+                            clashes += 1;
+                        }
+                    }
+                    previous = p;
+                }
+            }
+        }
+        for r in 0..3 {
+            out[at + r] = merges[r] as f32 / 8.0;
+        }
+        at += 3;
+        out[at] = clashes as f32 / 8.0;
+        at += 1;
+        out[at] = self.board_sum() as f32 / 3000.0;
+        out[at + 1] = self.best as f32 / 3000.0;
+    }
+}
+
+/// Exponent slots per rank in the features: 3^0 up to 3^7 (2,187, the largest piece a game
+/// of 200 units a colour can make), then one for anything larger.
+const EXPONENT_SLOTS: usize = 9;
+const SQUARE_STATES: usize = 1 + 3 * EXPONENT_SLOTS;
+/// Upper ends of the moves-left buckets; the last takes everything above.
+const MOVES_LEFT_BUCKETS: [usize; 8] = [5, 10, 20, 40, 80, 160, 320, usize::MAX];
 
 #[cfg(test)]
 mod tests {
@@ -449,6 +530,42 @@ mod tests {
         // Sliding the first column down instead, the blue 3 meets a red 3 first: both go.
         let down = g.slid(SLIDE_DOWN);
         assert_eq!([0, 1, 2, 3].map(|r| down[r * SIZE]), [0, 0, 0, p(R, 3)]);
+    }
+
+    fn features(g: &Game6561) -> Vec<f32> {
+        let mut out = vec![0.0; Game6561::NUM_FEATURES];
+        g.encode(&mut out);
+        out
+    }
+
+    #[test]
+    fn features_name_colours_by_the_units_they_hold() {
+        // Blue holds 9 units (a 27 and a 1), gray 2 (a 3), red 1: ranks blue 0, gray 1, red 2.
+        let mut cells = [0; SQUARES];
+        cells[0] = p(B, 27);
+        cells[1] = p(B, 1);
+        cells[5] = p(G, 3);
+        cells[15] = p(R, 1);
+        let g = Game6561::from_cells(cells, 5, 0);
+        assert_eq!(colour_ranks(&cells), ([2, 0, 1], [9, 2, 1]));
+        let x = features(&g);
+        let square = |sq: usize, rank: usize, exponent: usize| x[sq * SQUARE_STATES + 1 + rank * EXPONENT_SLOTS + exponent];
+        assert_eq!((square(0, 0, 3), square(1, 0, 0), square(5, 1, 1), square(15, 2, 0)), (1.0, 1.0, 1.0, 1.0));
+        assert_eq!(x[2 * SQUARE_STATES], 1.0, "square 2 is empty");
+        // Move 6 places blue: rhythm step 5, the leading rank to place.
+        let at = SQUARES * SQUARE_STATES;
+        assert_eq!((x[at + 5], x[at + 10]), (1.0, 1.0));
+        // Blue's 27 and 1 in row 1 cannot merge: no merge pairs; no clashes.
+        let counts = at + 10 + 3 + MOVES_LEFT_BUCKETS.len() + 1 + SQUARES + 1;
+        assert_eq!(&x[counts..counts + 3], &[9.0 / 128.0, 2.0 / 128.0, 1.0 / 128.0]);
+        assert_eq!(&x[counts + 3..counts + 7], &[0.0; 4]);
+        assert_eq!(x.iter().filter(|&&v| v != 0.0).count(), 16 + 2 + 1 + 1 + 1 + 3 + 2);
+        // Swapping red and blue everywhere renames nothing the net sees but the colour to place
+        // (now the last rank, the one red had).
+        let swapped = cells.map(|q| if q == 0 || colour_of(q) == G { q } else { piece(1 - colour_of(q), exponent_of(q)) });
+        let y = features(&Game6561::from_cells(swapped, 5, 0));
+        assert_eq!(x[..at], y[..at]);
+        assert_eq!((y[at + 10], y[at + 12]), (0.0, 1.0));
     }
 
     #[test]
