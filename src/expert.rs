@@ -85,8 +85,7 @@ pub fn run(args: ExpertArgs) -> Result<()> {
 }
 
 fn read_net(path: &Path) -> Result<Mlp> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let net = Mlp::from_bytes(&bytes, "6561").with_context(|| format!("cannot read weights from {}", path.display()))?;
+    let net = selfplay::train::load_weights::<Game6561>(path)?;
     net.check_shape(<Game6561 as bots::encode::Encode>::NUM_FEATURES, <Game6561 as bots::game::Game>::NUM_ACTIONS)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok(net)
