@@ -27,12 +27,13 @@ impl PlatformArg {
             PlatformArg::Codecup => Platform::CodeCup,
         }
     }
-    /// Largest accepted source file, in bytes.
-    fn size_limit(self) -> usize {
-        match self {
-            PlatformArg::Codingame => 100_000,
-            PlatformArg::Codecup => 1_474_560,
-        }
+}
+
+/// Largest accepted source file, in bytes.
+fn size_limit(platform: Platform) -> usize {
+    match platform {
+        Platform::CodinGame => 100_000,
+        Platform::CodeCup => 1_474_560,
     }
 }
 
@@ -81,22 +82,40 @@ pub struct ExportArgs {
     pub game: GameName,
     #[arg(long, value_enum, default_value = "net")]
     pub engine: ExportEngine,
-    /// Weights (.czw), or a run directory (its weights.czw); needed by `--engine net`.
+    /// Weights (.czw), or a run directory (its weights.czw), for `--engine net`. Default: the
+    /// shipped net, checkpoints/GAME/net.czw.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
+    /// Default: the game's own (CodinGame for Connect 4, CodeCup for the others); the other
+    /// one is refused.
     #[arg(long, value_enum)]
-    pub platform: PlatformArg,
+    pub platform: Option<PlatformArg>,
     /// The .rs file to write.
     #[arg(short, long)]
     pub output: PathBuf,
     /// How the weights are stored in the file (integer storage keeps the heads in f16).
     #[arg(long, value_enum, default_value = "auto")]
     pub dtype: DTypeArg,
-    /// An opening book (`cupzero book`) the bot plays before searching.
-    #[arg(long)]
+    /// An opening book (`cupzero book`) the bot plays before searching. Default: the book
+    /// the game ships beside its net (checkpoints/GAME/book.txt), if any.
+    #[arg(long, conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
+    /// Leave the shipped book out.
+    #[arg(long)]
+    pub no_book: bool,
     #[command(flatten)]
     pub clock: ClockArgs,
+}
+
+/// The folder of a game's shipped checkpoint: under the working directory when run from a
+/// checkout, else under the source tree this binary was built from.
+fn shipped_dir(game: GameName) -> PathBuf {
+    let relative = Path::new("checkpoints").join(crate::game_id(game));
+    if relative.is_dir() {
+        relative
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+    }
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
@@ -118,20 +137,29 @@ fn platform_name(p: Platform) -> &'static str {
 
 fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Result<()> {
     args.clock.safety()?;
-    if args.platform.platform() != G::PLATFORM {
-        bail!("{} is played on {}, not {}", G::NAME, platform_name(G::PLATFORM), platform_name(args.platform.platform()));
+    if let Some(platform) = args.platform.map(PlatformArg::platform) {
+        if platform != G::PLATFORM {
+            bail!("{} is played on {}, not {}", G::NAME, platform_name(G::PLATFORM), platform_name(platform));
+        }
     }
+    let shipped = shipped_dir(args.game);
     let checkpoint = match (args.engine, &args.checkpoint) {
         (ExportEngine::Classic, None) => return export_classic::<G>(args, module, type_path),
         (ExportEngine::Classic, Some(_)) => bail!("--checkpoint goes with --engine net: the classic bot has no weights"),
-        (ExportEngine::Net, None) => bail!("--engine net needs --checkpoint (weights or a run directory)"),
-        (ExportEngine::Net, Some(path)) => path,
+        (ExportEngine::Net, None) => shipped.join("net.czw"),
+        (ExportEngine::Net, Some(path)) => path.clone(),
     };
-    let path = if checkpoint.is_dir() { checkpoint.join("weights.czw") } else { checkpoint.clone() };
+    let path = if checkpoint.is_dir() { checkpoint.join("weights.czw") } else { checkpoint };
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let book = args.book.as_deref().map(read_book::<G>).transpose()?;
+    let shipped_book = shipped.join("book.txt");
+    let book_path = match &args.book {
+        Some(path) => Some(path.clone()),
+        None if !args.no_book && shipped_book.is_file() => Some(shipped_book),
+        None => None,
+    };
+    let book = book_path.as_deref().map(read_book::<G>).transpose()?;
     let main_text = match &book {
         None => format!(
             "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}));\n}}\n",
@@ -147,7 +175,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     };
     let code = bundle_bots(module, &main_text, BundledEngine::Net).and_then(|c| shorten(&c)).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
     let widths: Vec<String> = std::iter::once(net.num_features()).chain(net.hidden_widths()).map(|w| w.to_string()).collect();
-    let limit = args.platform.size_limit();
+    let limit = size_limit(G::PLATFORM);
     let mut smallest = None;
     // Integer weights are rounded to fit typical inputs of this game (see to_bytes_calibrated).
     let calibration = calibration_inputs::<G>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
@@ -209,7 +237,7 @@ fn export_classic<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) 
         args.output.file_name().map_or("bot.rs".into(), |n| n.to_string_lossy()),
     );
     let text = format!("{header}{code}");
-    let limit = args.platform.size_limit();
+    let limit = size_limit(G::PLATFORM);
     if text.len() > limit {
         bail!("{} bytes is over the {} limit of {limit} bytes; nothing written", text.len(), platform_name(G::PLATFORM));
     }

@@ -37,6 +37,11 @@ pub struct JudgeArgs {
     /// Write what each seat read and wrote, one file per game and seat, into this directory.
     #[arg(long)]
     pub transcripts: Option<PathBuf>,
+    /// Let both programs run all game long. By default a CodeCup game's judge stops each
+    /// program while it is not its turn, as CodeCup's does, so neither can think on the
+    /// other's time and a clock that books the other's turn shows (Connect 4 never suspends).
+    #[arg(long)]
+    pub no_suspend: bool,
     /// Print a line per finished game.
     #[arg(long)]
     pub verbose: bool,
@@ -95,6 +100,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         seed: args.seed,
         records: Some(records.clone()),
         transcripts: args.transcripts,
+        suspend: !args.no_suspend,
     };
     let referee: &dyn Referee = match args.game {
         GameName::Connect4 => &Connect4Referee,

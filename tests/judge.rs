@@ -92,3 +92,110 @@ fn transcripts_are_written_per_game_and_seat() {
         }
     }
 }
+
+/// Processes whose command line names `marker` and that still run (zombies are dead).
+fn live_processes_naming(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let dir = entry.path();
+        let Ok(cmdline) = std::fs::read(dir.join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start().chars().next();
+        if cmdline.contains(marker) && state != Some('Z') {
+            found.push(format!("{}: {cmdline}", dir.display()));
+        }
+    }
+    found
+}
+
+/// Programs that try to hang the judge or outlive the game: each ends as a forfeit with its
+/// reason within its clock plus a small grace, and leaves no process behind.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_program_can_hang_the_judge_or_outlive_its_game() {
+    let _serial = one_at_a_time();
+    let dir = temp_dir("hostile");
+    let bot = common::exe();
+    // Zuniq at a twentieth of the clock: 1.5 s a game each. The hostile program sits in seat 0
+    // (it reads Start); A1h is a legal first move.
+    let cases: [(&str, String, Option<&str>); 8] = [
+        ("flood", "cat /dev/zero >&2 &\nexec yes garbage\n".into(), Some("garbled")),
+        ("endless-line", "exec cat /dev/zero\n".into(), Some("garbled")),
+        ("half-line", "read start\nprintf A1\nexec sleep 97\n".into(), Some("timeout")),
+        ("closes-stdout", "read start\nexec >&-\nexec sleep 97\n".into(), Some("crash")),
+        ("exits-mid-game", "read start\necho A1h\nread reply\nexit 0\n".into(), Some("crash")),
+        ("child-holds-the-pipe", "read start\necho A1h\nread reply\nsleep 97 &\nexit 0\n".into(), Some("timeout")),
+        ("extra-lines", "read start\necho A1h\necho B1h\nexec sleep 97\n".into(), Some("garbled")),
+        ("ignores-quit", format!("trap '' TERM INT HUP\n{bot} play zuniq --engine random --quiet --time-scale 0.05\nexec sleep 97\n"), None),
+    ];
+    for (name, script, fault) in &cases {
+        let path = dir.join(format!("{name}.sh"));
+        std::fs::write(&path, script).unwrap();
+        let records_path = dir.join(format!("{name}.jsonl"));
+        let started = std::time::Instant::now();
+        let out = run(
+            &[
+                "judge", "zuniq", "--p0", &format!("sh {}", path.display()), "--p1", "random", "--games", "1", "--time-scale", "0.05",
+                "--records", records_path.to_str().unwrap(),
+            ],
+            "",
+        );
+        let took = started.elapsed();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        // 1.5 s of clock, the other player's 1.5 s at most, and a grace for starting programs.
+        assert!(took < std::time::Duration::from_secs(6), "{name}: the judge took {took:?}");
+        let game = &records(&records_path)[0];
+        match fault {
+            Some(kind) => {
+                assert_eq!(game["fault"]["player"], "A", "{name}: {game}");
+                assert_eq!(game["fault"]["kind"], *kind, "{name}: {game}");
+                assert!(!game["fault"]["detail"].as_str().unwrap().is_empty(), "{name}: a reason is given");
+                assert_eq!(game["points"][0], 0.0, "{name}: {game}");
+            }
+            None => assert!(game["fault"].is_null(), "{name}: {game}"),
+        }
+        let left = live_processes_naming(path.to_str().unwrap());
+        assert!(left.is_empty(), "{name} left processes behind: {left:?}");
+    }
+    // Children that name no script (the flood's writer, the sleepers) must be gone with
+    // their groups too.
+    for marker in ["cat /dev/zero", "sleep 97"] {
+        let left = live_processes_naming(marker);
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+}
+
+/// Seconds in which a ticker (one line every 5 ms) stood still for more than 50 ms at a time.
+fn stalled_seconds(ticks: &str) -> f64 {
+    let times: Vec<u64> = ticks.lines().filter_map(|l| l.trim().parse().ok()).collect();
+    times.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&gap| gap > 50_000_000).sum::<u64>() as f64 / 1e9
+}
+
+/// In a CodeCup game the judge stops a program, children included, while the other thinks,
+/// as CodeCup's does; `--no-suspend` lets it run.
+#[cfg(target_os = "linux")]
+#[test]
+fn codecup_programs_are_suspended_while_the_other_thinks() {
+    let _serial = one_at_a_time();
+    let dir = temp_dir("suspend");
+    let mut stalled = Vec::new();
+    for suspend in [true, false] {
+        let ticks = dir.join(format!("ticks-{suspend}.txt"));
+        let ticker = format!("while :; do date +%s%N; sleep 0.005; done >> {} &\nexec {} play zuniq --engine random --quiet --time-scale 0.1\n", ticks.display(), common::exe());
+        let script = dir.join("ticker.sh");
+        std::fs::write(&script, ticker).unwrap();
+        // uct thinks about 2.7 s of its 3 s; the random player at once.
+        let mut args = vec!["judge", "zuniq", "--p0", "uct", "--games", "1", "--time-scale", "0.1"];
+        let p1 = format!("sh {}", script.display());
+        args.extend(["--p1", &p1]);
+        if !suspend {
+            args.push("--no-suspend");
+        }
+        let out = run(&args, "");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        stalled.push(stalled_seconds(&std::fs::read_to_string(&ticks).unwrap()));
+    }
+    assert!(stalled[0] > 1.5, "suspended: the ticker stood still {:.2} s", stalled[0]);
+    assert!(stalled[1] < 0.5, "not suspended: the ticker stood still {:.2} s", stalled[1]);
+}

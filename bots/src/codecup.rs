@@ -89,11 +89,12 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
             // Claim once, on the first move after which the win is proven.
             let claim = play.claims == Claims::WhenProven && !claimed && agent.proved_win();
             claimed |= claim;
+            // The clock stops before the move goes out (see `TimeManager::finish_move`).
+            let took = time.finish_move(start);
             writeln!(output, "{}{}", G::format_action(action), if claim { "!" } else { "" })
                 .and_then(|_| output.flush())
                 .map_err(|e| ProtocolError { line: 0, message: format!("cannot write the move: {e}") })?;
-            time.finish_move(start);
-            let _ = writeln!(log, "play {} ({} ms, {} ms used) {}", G::format_action(action), start.elapsed().as_millis(), time.used().as_millis(), agent.last_report());
+            let _ = writeln!(log, "play {} ({} ms, {} ms used) {}", G::format_action(action), took.as_millis(), time.used().as_millis(), agent.last_report());
             agent.observe(action);
             state.apply(action);
             played += 1;
@@ -183,6 +184,44 @@ mod tests {
         let play = Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 };
         let own = first_move_budget_planned(play, 1.0, Some((32, 2)));
         assert!((own - 26.985 / 18.0).abs() < 0.01, "{own}");
+    }
+
+    /// Output whose every flush stalls, as a program does when the judge suspends it the
+    /// moment its move arrives.
+    struct StallingOutput(Duration);
+
+    impl Write for StallingOutput {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            std::thread::sleep(self.0);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn time_spent_after_the_move_is_written_is_not_booked() {
+        // Three moves of ours, each followed by a 300 ms stall in the write: the agent answers
+        // at once, so the booked time stays far below one stall.
+        let mut agent = Timed { pace: 1.0, plan: None, budgets: Vec::new() };
+        let mut time = TimeManager::new(Clock::per_game(30, 1.0), Safety::new(0.1, 15));
+        let mut state = Zuniq::new();
+        let mut input = String::from("Start\n");
+        let mut list = ActionList::new();
+        for _ in 0..3 {
+            state.legal_actions(&mut list);
+            state.apply(list[0]);
+            state.legal_actions(&mut list);
+            input.push_str(&format!("{}\n", Zuniq::format_action(list[0])));
+            state.apply(list[0]);
+        }
+        input.push_str("Quit\n");
+        let play = Codecup { claims: Claims::Never, planned_length: 40, reserve_moves: 3 };
+        let output = StallingOutput(Duration::from_millis(300));
+        codecup_start_or_reply(&mut LineReader::new(input.as_bytes()), output, &mut agent, &mut time, &mut std::io::sink(), Zuniq::new(), play).unwrap();
+        assert_eq!(agent.budgets.len(), 4);
+        assert!(time.used() < Duration::from_millis(150), "booked {:?} for four instant moves", time.used());
     }
 
     #[test]

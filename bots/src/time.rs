@@ -68,10 +68,14 @@ impl TimeManager {
         turn_start + self.budget(moves_left)
     }
 
-    /// Records a finished move that started at `turn_start`.
-    pub fn finish_move(&mut self, turn_start: Instant) {
-        self.used += turn_start.elapsed();
+    /// Records a move that started at `turn_start` and returns the time it took. Call it
+    /// before the move is written: a CodeCup judge suspends the program as soon as its move
+    /// arrives, and a clock read after the write may then book the opponent's whole turn.
+    pub fn finish_move(&mut self, turn_start: Instant) -> Duration {
+        let took = turn_start.elapsed();
+        self.used += took;
         self.moves_made += 1;
+        took
     }
 
     pub fn used(&self) -> Duration {

@@ -162,12 +162,12 @@ pub fn run<R: BufRead, W: Write, A: Agent<Connect4> + ?Sized>(
         let own_moves_left = ((Connect4::MAX_GAME_LENGTH - state.turn() + 1) / 2) as f64;
         let deadline = time.deadline(start, own_moves_left);
         let action = agent.choose(&state, Some(deadline));
+        let took = time.finish_move(start);
         writeln!(output, "{}", to_protocol(action))
             .and_then(|_| output.flush())
             .map_err(|e| ProtocolError { line: 0, message: format!("cannot write the move: {e}") })?;
-        time.finish_move(start);
         let report = agent.last_report();
-        let _ = writeln!(log, "turn {} play {} ({} ms) {report}", state.turn(), to_protocol(action), start.elapsed().as_millis());
+        let _ = writeln!(log, "turn {} play {} ({} ms) {report}", state.turn(), to_protocol(action), took.as_millis());
         agent.observe(action);
         let mut next = state;
         next.apply(action);

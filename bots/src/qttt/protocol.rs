@@ -87,11 +87,11 @@ impl Contest for Qttt {
                         break;
                     }
                 }
+                let took = time.finish_move(start);
                 writeln!(output, "{text}")
                     .and_then(|_| output.flush())
                     .map_err(|e| ProtocolError { line: 0, message: format!("cannot write the move: {e}") })?;
-                time.finish_move(start);
-                let _ = writeln!(log, "play {text} ({} ms, {} ms used) {}", start.elapsed().as_millis(), time.used().as_millis(), agent.last_report());
+                let _ = writeln!(log, "play {text} ({} ms, {} ms used) {}", took.as_millis(), time.used().as_millis(), agent.last_report());
                 continue;
             }
             let line = match reader.next_line()? {

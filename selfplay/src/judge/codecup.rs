@@ -53,6 +53,10 @@ fn parse_answer<G: Game>(state: &G, line: &str) -> Result<(bots::game::Action, b
 }
 
 impl<G: CodecupRules> Referee for CodecupReferee<G> {
+    fn suspends_programs(&self) -> bool {
+        true
+    }
+
     fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, time_scale: f64) -> RefereeResult {
         let mut rng = Rng::new(seed);
         let mut state = G::new_game(&mut rng);
@@ -103,6 +107,7 @@ impl<G: CodecupRules> Referee for CodecupReferee<G> {
             }
         }
         for p in players.iter_mut() {
+            p.resume();
             p.send("Quit\n");
         }
         let mut scores = G::final_scores(&state, claims);

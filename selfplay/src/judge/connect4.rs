@@ -63,6 +63,10 @@ pub fn parse_answer(state: &Connect4, line: &str) -> Result<Action, Fault> {
 }
 
 impl Referee for Connect4Referee {
+    fn suspends_programs(&self) -> bool {
+        false
+    }
+
     fn play(&self, players: &mut [PlayerProcess; 2], _seed: u64, time_scale: f64) -> RefereeResult {
         let mut state = Connect4::new();
         let mut actions = Vec::new();

@@ -19,6 +19,10 @@ pub trait Referee: Sync {
     /// Plays one game; `players[s]` sits in seat `s` (seat 0 moves first). `seed` fixes any
     /// random setup, `time_scale` multiplies every time limit.
     fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, time_scale: f64) -> RefereeResult;
+
+    /// Whether the contest's judge suspends a program while it is not its turn (CodeCup's
+    /// does; CodinGame's times each turn from its input and needs no suspension).
+    fn suspends_programs(&self) -> bool;
 }
 
 /// What the referee reports about a finished game, by seat.
@@ -44,6 +48,9 @@ pub struct JudgeConfig {
     pub records: Option<PathBuf>,
     /// Directory for one transcript per game and seat.
     pub transcripts: Option<PathBuf>,
+    /// Stop each program while it is not its turn, where the referee's contest does (see
+    /// `Referee::suspends_programs`); `false` lets both run all game long.
+    pub suspend: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -90,6 +97,8 @@ pub struct JudgeSummary {
     pub slowest_first_ms: [u64; 2],
     pub slowest_later_ms: [u64; 2],
     pub most_game_time_ms: [u64; 2],
+    /// Of A and B: all answers of all games together (ms), for the mean thinking time a game.
+    pub all_games_time_ms: [u64; 2],
     /// Points of A and B in every game, in completion order.
     pub points: Vec<[f32; 2]>,
 }
@@ -150,6 +159,7 @@ impl JudgeSummary {
             self.slowest_first_ms[who] = self.slowest_first_ms[who].max(record.first_answer_ms[seat]);
             self.slowest_later_ms[who] = self.slowest_later_ms[who].max(record.slowest_later_ms[seat]);
             self.most_game_time_ms[who] = self.most_game_time_ms[who].max(record.total_answer_ms[seat]);
+            self.all_games_time_ms[who] += record.total_answer_ms[seat];
         }
     }
 
@@ -182,7 +192,7 @@ impl JudgeSummary {
             format!(", margin A-B {m:+.2} (95% CI {:+.2}..{:+.2})", m - half, m + half)
         };
         format!(
-            "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}{margin}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nmost time in one game: A {} ms, B {} ms",
+            "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}{margin}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nthinking a game: A {} ms, B {} ms on average; A {} ms, B {} ms at most",
             self.games,
             labels[0],
             labels[1],
@@ -197,6 +207,8 @@ impl JudgeSummary {
             self.slowest_first_ms[1],
             self.slowest_later_ms[0],
             self.slowest_later_ms[1],
+            self.all_games_time_ms[0] / self.games.max(1) as u64,
+            self.all_games_time_ms[1] / self.games.max(1) as u64,
             self.most_game_time_ms[0],
             self.most_game_time_ms[1],
         )
@@ -272,7 +284,8 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
     let a_seat = game % 2;
     let seat_of = |seat: usize| if seat == a_seat { 0 } else { 1 };
     let record_transcript = config.transcripts.is_some();
-    let spawn = |seat: usize| PlayerProcess::spawn(&config.players[seat_of(seat)], record_transcript).map_err(JudgeError::Spawn);
+    let suspend = config.suspend && referee.suspends_programs();
+    let spawn = |seat: usize| PlayerProcess::spawn(&config.players[seat_of(seat)], record_transcript, suspend).map_err(JudgeError::Spawn);
     let mut players = [spawn(0)?, spawn(1)?];
     let seed = config.seed.wrapping_add(game as u64);
     let result = referee.play(&mut players, seed, config.time_scale);

@@ -1,9 +1,15 @@
 //! An external player program: spawned, fed lines, read with a time limit, killed at the end.
 //! The transcript of everything exchanged can be kept for records and tests.
+//!
+//! No program can hang the judge or outlive its game: each runs in a process group of its own,
+//! which the judge kills whole (children that hold a pipe included); its output is read in
+//! bounded lines through a bounded queue, so a flood of output costs no memory; and a line
+//! that arrives when it is not the program's turn is a fault.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -44,11 +50,24 @@ pub struct Fault {
 }
 
 const STDERR_TAIL: usize = 2048;
+/// The longest answer line read; a longer one is a fault (no contest move comes near it).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Lines read ahead of the judge; a program that writes more blocks on its own pipe.
+const LINES_QUEUED: usize = 16;
+
+/// What the output reader hands on: a line, or why the output cannot be read on.
+type OutputLine = Result<String, String>;
 
 pub struct PlayerProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<OutputLine>,
+    /// Stopped (SIGSTOP) whenever it is not this program's turn, as the CodeCup judge does,
+    /// so that its clock sees only its own thinking.
+    suspend_between_turns: bool,
+    /// Output found queued when the judge sent new input to a suspended program: it was
+    /// written after the program's answer, outside its turn. The next `receive` reports it.
+    written_out_of_turn: Option<Fault>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     /// `> ` lines sent, `< ` lines received, when recording.
     transcript: Option<Vec<String>>,
@@ -77,24 +96,20 @@ impl ResponseTiming {
 }
 
 impl PlayerProcess {
-    pub fn spawn(command: &PlayerCommand, record: bool) -> Result<Self, String> {
+    /// Starts the program. With `suspend_between_turns` it is stopped at once and runs only
+    /// while the judge waits for its answer.
+    pub fn spawn(command: &PlayerCommand, record: bool, suspend_between_turns: bool) -> Result<Self, String> {
         let mut child = Command::new(&command.program)
             .args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start {:?}: {e}", command.label))?;
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (tx, lines) = mpsc::sync_channel(LINES_QUEUED);
+        std::thread::spawn(move || read_lines(stdout, &tx));
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
         let mut stderr = child.stderr.take().expect("piped stderr");
         let tail = Arc::clone(&stderr_tail);
@@ -110,19 +125,51 @@ impl PlayerProcess {
                 t.drain(..excess);
             }
         });
-        Ok(PlayerProcess {
+        let process = PlayerProcess {
             stdin: child.stdin.take(),
             child,
             lines,
+            suspend_between_turns,
+            written_out_of_turn: None,
             stderr_tail,
             transcript: record.then(Vec::new),
             timing: ResponseTiming::default(),
-        })
+        };
+        if suspend_between_turns {
+            process.signal(libc::SIGSTOP);
+        }
+        Ok(process)
+    }
+
+    /// Sends `signal` to the program's process group (its children too).
+    fn signal(&self, signal: libc::c_int) {
+        // The group was made with the child's pid as its id; a group already gone is fine.
+        let group = self.child.id() as libc::pid_t;
+        unsafe {
+            libc::kill(-group, signal);
+        }
+    }
+
+    /// Lets a suspended program run again (to read `Quit`, say).
+    pub fn resume(&self) {
+        if self.suspend_between_turns {
+            self.signal(libc::SIGCONT);
+        }
     }
 
     /// Sends lines (each ending in a newline). A player that has closed its input is not at
     /// fault yet: it may still have answered; the following read decides.
     pub fn send(&mut self, text: &str) {
+        // A suspended program cannot answer this input before `receive` lets it run, so any
+        // line already queued was written outside its turn. (A program that runs all along may
+        // answer at once; its lines are read in order, as CodinGame reads them.)
+        if self.suspend_between_turns && self.written_out_of_turn.is_none() {
+            self.written_out_of_turn = match self.lines.try_recv() {
+                Ok(Ok(extra)) => Some(Fault { kind: FaultKind::Garbled, detail: format!("wrote {:?} when it was not its turn", clip(&extra)) }),
+                Ok(Err(unreadable)) => Some(Fault { kind: FaultKind::Garbled, detail: unreadable }),
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
+            };
+        }
         if let Some(t) = &mut self.transcript {
             t.extend(text.lines().map(|l| format!("> {l}")));
         }
@@ -136,17 +183,27 @@ impl PlayerProcess {
     }
 
     /// Waits for one line for at most `limit` (measured from this call, right after `send`).
+    /// A suspended program runs from this call until its line arrives.
     pub fn receive(&mut self, limit: Duration) -> Result<String, Fault> {
+        if let Some(fault) = self.written_out_of_turn.take() {
+            return Err(fault);
+        }
+        self.resume();
         let start = Instant::now();
         let result = self.lines.recv_timeout(limit);
+        let took = start.elapsed();
+        if self.suspend_between_turns {
+            self.signal(libc::SIGSTOP);
+        }
         match result {
-            Ok(line) => {
-                self.timing.record(start.elapsed());
+            Ok(Ok(line)) => {
+                self.timing.record(took);
                 if let Some(t) = &mut self.transcript {
                     t.push(format!("< {line}"));
                 }
                 Ok(line)
             }
+            Ok(Err(unreadable)) => Err(Fault { kind: FaultKind::Garbled, detail: unreadable }),
             Err(RecvTimeoutError::Timeout) => Err(Fault {
                 kind: FaultKind::Timeout,
                 detail: format!("no answer within {} ms", limit.as_millis()),
@@ -172,9 +229,41 @@ impl PlayerProcess {
     }
 }
 
+/// Reads `output` line by line into `queue` until it ends, the judge stops listening, or a
+/// line is too long; bytes that are not UTF-8 are replaced, not fatal.
+fn read_lines(mut output: impl Read, queue: &mpsc::SyncSender<OutputLine>) {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = match output.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        pending.extend_from_slice(&buf[..n]);
+        while let Some(end) = pending.iter().position(|&b| b == b'\n') {
+            let line = String::from_utf8_lossy(&pending[..end]).into_owned();
+            pending.drain(..=end);
+            if queue.send(Ok(line)).is_err() {
+                return;
+            }
+        }
+        if pending.len() > MAX_LINE_BYTES {
+            let _ = queue.send(Err(format!("a line longer than {MAX_LINE_BYTES} bytes")));
+            return;
+        }
+    }
+}
+
+/// The start of a long line, for a fault's detail.
+fn clip(line: &str) -> String {
+    line.chars().take(40).collect()
+}
+
 impl Drop for PlayerProcess {
+    /// Kills the program's whole process group (a stopped program dies too) and reaps it.
     fn drop(&mut self) {
         self.stdin = None;
+        self.signal(libc::SIGKILL);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -14,6 +14,10 @@ use std::time::Duration;
 pub struct QtttReferee;
 
 impl Referee for QtttReferee {
+    fn suspends_programs(&self) -> bool {
+        true
+    }
+
     fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, time_scale: f64) -> RefereeResult {
         let mut state = Qttt::new_game(&mut Rng::new(seed));
         players[0].send("Start\n");
@@ -65,6 +69,7 @@ impl Referee for QtttReferee {
             }
         }
         for p in players.iter_mut() {
+            p.resume();
             p.send("Quit\n");
         }
         let mut scores = state.scores();
