@@ -193,9 +193,14 @@ fn codecup_programs_are_suspended_while_the_other_thinks() {
             args.push("--no-suspend");
         }
         let out = run(&args, "");
+        let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        stalled.push(stalled_seconds(&std::fs::read_to_string(&ticks).unwrap()));
+        // "thinking a game: A 2345 ms, ...": how long uct thought.
+        let uct_ms: f64 = stdout.split("thinking a game: A ").nth(1).and_then(|t| t.split(' ').next()).and_then(|ms| ms.parse().ok()).expect(&stdout);
+        assert!(uct_ms > 500.0, "uct thought {uct_ms} ms");
+        stalled.push((stalled_seconds(&std::fs::read_to_string(&ticks).unwrap()), uct_ms / 1000.0));
     }
-    assert!(stalled[0] > 1.5, "suspended: the ticker stood still {:.2} s", stalled[0]);
-    assert!(stalled[1] < 0.5, "not suspended: the ticker stood still {:.2} s", stalled[1]);
+    let [(suspended, thought), (running, _)] = stalled[..] else { unreachable!() };
+    assert!(suspended > 0.7 * thought, "suspended: the ticker stood still {suspended:.2} s while uct thought {thought:.2} s");
+    assert!(running < 0.5, "not suspended: the ticker stood still {running:.2} s");
 }
