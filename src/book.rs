@@ -2,7 +2,7 @@
 
 use crate::GameName;
 use anyhow::{bail, Context, Result};
-use crate::export::ExportEngine;
+use crate::engine::ExportEngine;
 use bots::classic::Classic;
 use bots::book::Book;
 use bots::game::{Action, Game};

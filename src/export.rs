@@ -3,6 +3,7 @@
 use crate::bundle::{bundle_bots, shorten, BundledEngine};
 use crate::clock_args::ClockArgs;
 use crate::GameName;
+pub use crate::engine::ExportEngine;
 use anyhow::{bail, Context, Result};
 use crate::book::read_book;
 use bots::bot::Platform;
@@ -66,15 +67,6 @@ impl DTypeArg {
             DTypeArg::I8 => vec![int(8)],
         }
     }
-}
-
-/// Which bot goes into the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ExportEngine {
-    /// The net-guided search with the weights of --checkpoint.
-    Net,
-    /// The game's net-free classic bot (no weights).
-    Classic,
 }
 
 #[derive(Args, Debug)]

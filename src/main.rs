@@ -6,8 +6,10 @@ mod book;
 mod bundle;
 mod clock_args;
 mod compare;
+mod engine;
 mod expert;
 mod export;
+mod fuzz;
 mod judge;
 mod play;
 mod shorten;
@@ -47,6 +49,8 @@ enum Command {
     Book(book::BookArgs),
     /// Write a single-file, std-only bot with embedded weights for a contest platform.
     Export(export::ExportArgs),
+    /// Feed every input reader (protocols, the judge, weights, books, configs) mutated input.
+    Fuzz(fuzz::FuzzArgs),
     /// Count positions N actions ahead (move generator check).
     Perft(bench::PerftArgs),
     /// Measure random playouts/s and the UCT bot's search speed.
@@ -104,6 +108,7 @@ fn main() -> ExitCode {
         Command::Book(args) => book::run(args),
         Command::Expert(args) => expert::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Fuzz(args) => fuzz::run(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),
     };

@@ -59,6 +59,10 @@ impl TrainObserver for Printer {
         eprintln!("starting from {source}");
     }
 
+    fn warning(&mut self, message: &str) {
+        eprintln!("cupzero: warning: {message}");
+    }
+
     fn iteration_done(&mut self, m: &IterationMetrics) {
         let eval = match (m.eval_score, m.eval_elo) {
             (Some(s), Some(e)) => format!(", eval {:.0}% ({e:+.0} Elo)", 100.0 * s),

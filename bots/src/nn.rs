@@ -30,6 +30,8 @@ pub const MAGIC: &[u8; 4] = b"CZNN";
 pub const FORMAT_VERSION: u16 = 1;
 /// Outputs of the value head.
 pub const VALUE_OUTPUTS: usize = 2;
+/// The most parameters a weight file may hold (67 MB as f32; the shipped nets hold 35k-145k).
+pub const MAX_PARAMETERS: usize = 1 << 24;
 
 /// How a layer's weights are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +121,8 @@ pub fn text_to_bytes(text: &str) -> Result<Vec<u8>, WeightsError> {
     let (count, body) = text.split_once(':').ok_or(WeightsError::BadText)?;
     let count: usize = count.trim().parse().map_err(|_| WeightsError::BadText)?;
     let mut digits = body.bytes().filter(|&c| c != b'\n' && c != b'\r');
-    let mut out = Vec::with_capacity(count);
+    // Two characters carry 13 bits: the body bounds what a damaged count may reserve.
+    let mut out = Vec::with_capacity(count.min(body.len()));
     let (mut acc, mut bits) = (0u32, 0u32);
     while out.len() < count {
         let (lo, hi) = match (digits.next(), digits.next()) {
@@ -152,6 +155,7 @@ pub enum WeightsError {
     BadText,
     ChecksumMismatch,
     ShapeMismatch(String),
+    OutOfRange,
 }
 
 impl fmt::Display for WeightsError {
@@ -168,6 +172,7 @@ impl fmt::Display for WeightsError {
             WeightsError::BadText => write!(f, "embedded weight text is damaged"),
             WeightsError::ChecksumMismatch => write!(f, "weight file is corrupt (checksum mismatch)"),
             WeightsError::ShapeMismatch(why) => write!(f, "weights do not fit this game: {why}"),
+            WeightsError::OutOfRange => write!(f, "weight file holds a NaN or a weight beyond the f16 range"),
         }
     }
 }
@@ -277,6 +282,10 @@ impl Mlp {
                 return Err(WeightsError::ShapeMismatch(format!("{name} head has inconsistent sizes")));
             }
         }
+        // No net cupzero trains comes near the f16 range; a value beyond it is damage.
+        if !self.layers().all(|l| l.weights.iter().chain(&l.bias).all(|w| w.abs() <= 65504.0)) {
+            return Err(WeightsError::OutOfRange);
+        }
         Ok(())
     }
 
@@ -346,6 +355,17 @@ impl Mlp {
         let num_actions = r.u32()? as usize;
         let count = r.take::<1>()?[0] as usize;
         let widths = (0..count).map(|_| r.u32().map(|w| w as usize)).collect::<Result<Vec<_>, _>>()?;
+        // Shapes come before their weights: bound them before anything is allocated, so a
+        // damaged or hostile file cannot ask for gigabytes.
+        let trunk = widths.last().copied().unwrap_or(num_features);
+        let hidden_shapes = std::iter::once(num_features).chain(widths.iter().copied()).zip(widths.iter().copied());
+        let mut parameters = 0usize;
+        for (inputs, outputs) in hidden_shapes.chain([(trunk, num_actions), (trunk, VALUE_OUTPUTS)]) {
+            let layer = inputs.checked_mul(outputs).and_then(|w| w.checked_add(outputs));
+            parameters = layer.and_then(|l| parameters.checked_add(l)).filter(|&p| p <= MAX_PARAMETERS).ok_or_else(|| {
+                WeightsError::ShapeMismatch(format!("more than {MAX_PARAMETERS} parameters ({num_features} inputs, hidden {widths:?}, {num_actions} actions)"))
+            })?;
+        }
         let mut read_layer = |inputs: usize, outputs: usize| -> Result<Dense, WeightsError> {
             let mut l = Dense::zeros(inputs, outputs);
             let tag = r.take::<2>()?;

@@ -593,4 +593,34 @@ mod tests {
         assert!(err.to_string().contains("version 9"), "{err}");
         assert!(Mlp::from_bytes(&bytes[..bytes.len() - 20], "connect4").is_err());
     }
+
+    /// Found by `cupzero fuzz`: a file whose checksum holds but whose shapes ask for
+    /// gigabytes, a text whose count does, and weights beyond any trained net's range are
+    /// refused before anything large is allocated.
+    #[test]
+    fn hostile_shapes_and_values_are_refused() {
+        let net = random_net(&mut Rng::new(2));
+        let with_checksum = |mut bytes: Vec<u8>| {
+            let body = bytes.len() - 8;
+            let sum = crate::nn::fnv1a64(&bytes[..body]);
+            bytes[body..].copy_from_slice(&sum.to_le_bytes());
+            bytes
+        };
+        let mut huge = to_bytes(&net);
+        // The input count follows magic (4), version (2), the name ("connect4", 1 + 8) and the
+        // storage tag (2).
+        huge[17..21].copy_from_slice(&u32::MAX.to_le_bytes());
+        let err = Mlp::from_bytes(&with_checksum(huge), "connect4").unwrap_err();
+        assert!(err.to_string().contains("parameters"), "{err}");
+        assert_eq!(text_to_bytes("4294967296000:ab"), Err(WeightsError::Truncated));
+        let mut wild = net.clone();
+        wild.hidden[0].weights[3] = 1e9;
+        let far = to_bytes(&wild);
+        assert_eq!(Mlp::from_bytes(&far, "connect4"), Err(WeightsError::OutOfRange));
+        // The same weight as a NaN (the writer refuses to store one).
+        let at = far.windows(4).position(|w| w == 1e9f32.to_le_bytes()).unwrap();
+        let mut nan = far.clone();
+        nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert_eq!(Mlp::from_bytes(&with_checksum(nan), "connect4"), Err(WeightsError::OutOfRange));
+    }
 }

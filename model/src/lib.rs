@@ -205,6 +205,7 @@ impl std::error::Error for CheckpointError {}
 const MODEL_FILE: &str = "model.bpk";
 const OPTIM_FILE: &str = "optimizer.bpk";
 const NET_CONFIG_FILE: &str = "net.json";
+const CHECKSUMS_FILE: &str = "checksums.txt";
 const OPTIM_CONFIG_FILE: &str = "optim.json";
 
 impl Trainer {
@@ -299,14 +300,38 @@ impl Trainer {
         for (name, text) in [(NET_CONFIG_FILE, json(&self.net_config)), (OPTIM_CONFIG_FILE, json(&self.optim_config))] {
             write_atomically(&dir.join(name), text.as_bytes()).map_err(|e| err(name, &e))?;
         }
+        // Checksums of what goes into the folder, so that a damaged file is refused on load
+        // instead of trained on.
+        let mut sums = String::new();
+        for (name, path) in [(MODEL_FILE, tmp_model.clone()), (OPTIM_FILE, tmp_optim.clone()), (NET_CONFIG_FILE, dir.join(NET_CONFIG_FILE)), (OPTIM_CONFIG_FILE, dir.join(OPTIM_CONFIG_FILE))] {
+            let bytes = std::fs::read(&path).map_err(|e| err(name, &e))?;
+            sums.push_str(&format!("{name} {:016x}\n", bots::nn::fnv1a64(&bytes)));
+        }
+        write_atomically(&dir.join(CHECKSUMS_FILE), sums.as_bytes()).map_err(|e| err(CHECKSUMS_FILE, &e))?;
         std::fs::rename(&tmp_model, dir.join(MODEL_FILE)).map_err(|e| err("the model", &e))?;
         std::fs::rename(&tmp_optim, dir.join(OPTIM_FILE)).map_err(|e| err("the optimiser", &e))?;
+        Ok(())
+    }
+
+    /// Checks every file `checksums.txt` names (checkpoints written before it existed have
+    /// none and are read as they are).
+    fn verify(dir: &Path) -> Result<(), CheckpointError> {
+        let Ok(sums) = std::fs::read_to_string(dir.join(CHECKSUMS_FILE)) else { return Ok(()) };
+        let damaged = |why: String| CheckpointError(format!("the checkpoint in {} is damaged: {why}", dir.display()));
+        for line in sums.lines() {
+            let (name, hex) = line.split_once(' ').ok_or_else(|| damaged(format!("{CHECKSUMS_FILE} has a bad line {line:?}")))?;
+            let bytes = std::fs::read(dir.join(name)).map_err(|e| damaged(format!("{name}: {e}")))?;
+            if format!("{:016x}", bots::nn::fnv1a64(&bytes)) != hex {
+                return Err(damaged(format!("{name} does not match its checksum")));
+            }
+        }
         Ok(())
     }
 
     /// Loads what [`Trainer::save`] wrote; the optimiser settings may be new ones.
     pub fn load(dir: &Path, optim_config: OptimConfig, step: u64) -> Result<Self, CheckpointError> {
         let err = |what: &str, e: &dyn std::fmt::Display| CheckpointError(format!("cannot load {what} from {}: {e}", dir.display()));
+        Self::verify(dir)?;
         let text = std::fs::read_to_string(dir.join(NET_CONFIG_FILE)).map_err(|e| err(NET_CONFIG_FILE, &e))?;
         let net_config: NetConfig = serde_json::from_str(&text).map_err(|e| err(NET_CONFIG_FILE, &e))?;
         let device = Device::flex().autodiff();
@@ -410,6 +435,29 @@ mod tests {
         let (wa, wb) = (a.to_mlp("t"), b.to_mlp("t"));
         let diff = wa.hidden[0].weights.iter().zip(&wb.hidden[0].weights).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
         assert!(diff < 1e-6, "resumed step differs by {diff}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A checkpoint file cut short or with a byte changed is refused with one line.
+    #[test]
+    fn a_damaged_checkpoint_is_refused() {
+        let dir = std::env::temp_dir().join(format!("cupzero-model-damage-{}", std::process::id()));
+        let trainer = Trainer::new(config(), OptimConfig::new(), 4);
+        trainer.save(&dir).unwrap();
+        for file in [MODEL_FILE, OPTIM_FILE, NET_CONFIG_FILE] {
+            let path = dir.join(file);
+            let good = std::fs::read(&path).unwrap();
+            let mut flipped = good.clone();
+            let middle = flipped.len() / 2;
+            flipped[middle] ^= 0x10;
+            for damaged in [good[..good.len() / 2].to_vec(), flipped] {
+                std::fs::write(&path, &damaged).unwrap();
+                let why = Trainer::load(&dir, OptimConfig::new(), 0).err().expect("refused").to_string();
+                assert!(why.contains("is damaged") && why.contains(file) && !why.contains('\n'), "{why}");
+            }
+            std::fs::write(&path, &good).unwrap();
+        }
+        assert!(Trainer::load(&dir, OptimConfig::new(), 0).is_ok(), "the mended checkpoint loads");
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -1,7 +1,6 @@
 //! `cupzero train` configuration: one TOML file, one set of defaults, unknown keys rejected.
 
 use crate::gumbel::GumbelParams;
-use crate::worker::SelfPlaySettings;
 use model::OptimConfig;
 use serde::{Deserialize, Serialize};
 
@@ -320,6 +319,41 @@ impl TrainConfig {
             aux_loss_weight: t.aux_loss_weight,
         }
     }
+}
+
+/// What a self-play thread needs to know, drawn from the training config.
+#[derive(Clone, Debug)]
+pub struct SelfPlaySettings {
+    /// Games in flight per thread: their leaves form one evaluation batch.
+    pub games_in_flight: usize,
+    /// Playouts of a full search (its move becomes a training sample).
+    pub full_playouts: u32,
+    /// Playouts of a fast search (move only, no sample).
+    pub fast_playouts: u32,
+    /// Probability that a move gets a full search.
+    pub full_search_prob: f32,
+    /// The first this many actions of a game are sampled from the improved policy
+    /// (temperature 1); later ones are the Gumbel search's choice (temperature 0).
+    pub opening_sample_moves: usize,
+    pub gumbel: GumbelParams,
+    /// PUCT below the root.
+    pub c_puct: f32,
+    pub fpu_reduction: f32,
+    /// Once at most this many actions are legal, the exact solver plays the game out (0 =
+    /// never; only for games with an exact endgame search, `ExactEndgame`: win/loss games
+    /// and Black Hole's margin search): the result is then the one perfect play
+    /// gives from there, a truer target for the earlier positions than what two searches of
+    /// a few dozen playouts would make of the endgame. Solved moves are not samples.
+    pub solve_legal: usize,
+    /// Share of games against an earlier net of the run (drawn uniformly from the league).
+    pub league_share: f32,
+    /// Share of games against the game's classic bot.
+    pub classic_share: f32,
+    /// The classic opponent's budget per move (its own unit: playouts, or nodes).
+    pub classic_playouts: u64,
+    /// Whether an earlier net's moves also become samples (its searches are as good as the
+    /// learner's); the classic bot's moves never do, having no search policy to learn from.
+    pub opponent_samples: bool,
 }
 
 #[cfg(test)]

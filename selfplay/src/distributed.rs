@@ -21,12 +21,13 @@
 
 use crate::config::TrainConfig;
 use crate::exact::ExactEndgame;
-use crate::worker::{generate, GameRecord, LeagueNet, SelfPlayStats};
+pub use crate::records::BatchSource;
+use crate::records::GameRecord;
+use crate::worker::{generate, LeagueNet, SelfPlayStats};
 use bots::classic::Classic;
 use bots::nn::Mlp;
 use redis::streams::StreamReadReply;
 use redis::{Connection, RedisError, RedisResult};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -52,15 +53,6 @@ pub enum RemoteError {
     /// Ctrl-C while waiting for Redis.
     #[error("stopped")]
     Stopped,
-}
-
-/// Where a game of the replay window came from, when not from the trainer's own threads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BatchSource {
-    pub worker: String,
-    pub batch: u64,
-    /// The net version (iteration) the worker played with.
-    pub net: u64,
 }
 
 /// A batch of a worker's games, as read from the stream.

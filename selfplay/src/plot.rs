@@ -2,7 +2,7 @@
 //! net's mean points in the evaluation (the figure that moves in a margin game whose
 //! evaluations are nearly all won or all lost).
 
-use crate::train::IterationMetrics;
+use crate::metrics::IterationMetrics;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

@@ -24,6 +24,7 @@ use crate::aux::AuxTarget;
 use crate::config::TrainConfig;
 use crate::distributed::{gather, RemoteError, TrainerLink};
 use crate::exact::ExactEndgame;
+pub use crate::metrics::IterationMetrics;
 use crate::replay::{samples_from_record, ReplayBuffer};
 use crate::worker::{generate, GameRecord, LeagueNet};
 use bots::classic::Classic;
@@ -70,61 +71,6 @@ pub struct RunState {
     /// twice counts once.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub remote_seen: BTreeMap<String, u64>,
-}
-
-/// One line of `metrics.jsonl` / `metrics.csv`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct IterationMetrics {
-    pub iteration: u64,
-    pub games: u64,
-    pub samples_added: u64,
-    pub replay_size: usize,
-    pub train_steps: u64,
-    pub policy_loss: f32,
-    pub value_loss: f32,
-    /// Loss of the auxiliary head (0 without one).
-    #[serde(default)]
-    pub aux_loss: f32,
-    pub learning_rate: f64,
-    pub mean_game_length: f64,
-    /// Mean utility of the first player (seat 0) in self-play.
-    pub seat0_utility: f64,
-    pub selfplay_seconds: f64,
-    pub train_seconds: f64,
-    pub games_per_second: f64,
-    pub net_evals_per_second: f64,
-    pub train_samples_per_second: f64,
-    /// Arena score against the evaluation opponent (when evaluated this iteration).
-    pub eval_score: Option<f64>,
-    pub eval_elo: Option<f64>,
-    pub total_seconds: f64,
-    /// The net's mean points in that evaluation: for 6561 the shared score, the one figure that
-    /// moves (its games are never won or lost).
-    #[serde(default)]
-    pub eval_points: Option<f64>,
-    /// Self-play games against the classic bot, and the learner's mean utility in them.
-    #[serde(default)]
-    pub classic_games: u64,
-    #[serde(default)]
-    pub classic_utility: Option<f64>,
-    /// Self-play games against earlier nets, and the learner's mean utility in them.
-    #[serde(default)]
-    pub league_games: u64,
-    #[serde(default)]
-    pub league_utility: Option<f64>,
-    /// Distributed runs: the iteration's games by where they were played (`local` for the
-    /// trainer's own threads, else the worker's name), and their compressed bytes in the stream.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub games_by_source: BTreeMap<String, u64>,
-    #[serde(default)]
-    pub stream_bytes: u64,
-}
-
-impl IterationMetrics {
-    /// Games played by workers on other machines.
-    pub fn remote_games(&self) -> u64 {
-        self.games_by_source.iter().filter(|(source, _)| source.as_str() != "local").map(|(_, n)| n).sum()
-    }
 }
 
 const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,aux_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points,classic_games,classic_utility,league_games,league_utility,remote_games";
@@ -258,9 +204,37 @@ pub fn load_weights<G: Game>(path: &Path) -> Result<Mlp, TrainError> {
     Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(path, e))
 }
 
-fn read_games(path: &Path) -> Result<Vec<GameRecord>, TrainError> {
-    let text = std::fs::read_to_string(path).map_err(|e| file_error(path, e))?;
-    text.lines().map(|l| serde_json::from_str(l).map_err(|e| file_error(path, e))).collect()
+/// The last line of a games file: the FNV-1a checksum of everything before it, so that a file
+/// cut short or with a changed byte is found out instead of trained on.
+const GAMES_CHECKSUM: &str = "# fnv1a64 ";
+
+/// A games file's text: one JSON record a line, then the checksum line.
+fn games_text(records: &[GameRecord]) -> String {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r).expect("records serialise"));
+        text.push('\n');
+    }
+    let sum = bots::nn::fnv1a64(text.as_bytes());
+    text.push_str(&format!("{GAMES_CHECKSUM}{sum:016x}\n"));
+    text
+}
+
+/// Reads a games file; `Err` says why it cannot be trusted (cut short, changed, unreadable).
+fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let damaged = |why: &str| format!("{}: {why}", path.display());
+    let body_end = bytes[..bytes.len().saturating_sub(1)].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let (body, last) = bytes.split_at(body_end);
+    let last = std::str::from_utf8(last).unwrap_or("").trim_end();
+    let stored = last.strip_prefix(GAMES_CHECKSUM).and_then(|hex| u64::from_str_radix(hex, 16).ok());
+    match stored {
+        None => return Err(damaged("no checksum line at the end (cut short, or written by an older cupzero)")),
+        Some(sum) if sum != bots::nn::fnv1a64(body) => return Err(damaged("checksum mismatch (the file was changed or damaged)")),
+        Some(_) => {}
+    }
+    let text = std::str::from_utf8(body).map_err(|_| damaged("not UTF-8"))?;
+    text.lines().map(|l| serde_json::from_str(l).map_err(|e| damaged(&format!("a record does not read: {e}")))).collect()
 }
 
 /// Receives progress as the loop runs (the CLI prints it; tests stay quiet).
@@ -270,6 +244,8 @@ pub trait TrainObserver {
     /// A new run starts from the weights named (`--init`).
     fn initialised(&mut self, _source: &str) {}
     fn iteration_done(&mut self, _metrics: &IterationMetrics) {}
+    /// Something was skipped that the run can do without (a damaged games file).
+    fn warning(&mut self, _message: &str) {}
     /// Whether to draw progress bars.
     fn show_progress(&self) -> bool {
         false
@@ -436,7 +412,15 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
             if !path.exists() || held >= config.training.replay_window {
                 break;
             }
-            let samples: Vec<_> = read_games(&path)?.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+            let records = match read_games(&path) {
+                Ok(records) => records,
+                Err(why) => {
+                    // Older games can go; the window refills from new self-play.
+                    observer.warning(&format!("skipped the games in {why}"));
+                    break;
+                }
+            };
+            let samples: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
             held += samples.len();
             files.push(samples);
         }
@@ -515,13 +499,8 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
             (records, sp, samples_added, steps, trained, by_source, stream_bytes)
         };
         bar.finish_and_clear();
-        let mut lines = String::new();
-        for r in &records {
-            lines.push_str(&serde_json::to_string(r).expect("records serialise"));
-            lines.push('\n');
-        }
         let games_path = dir.games_file(iteration);
-        write_atomically(&games_path, lines.as_bytes()).map_err(|e| file_error(&games_path, e))?;
+        write_atomically(&games_path, games_text(&records).as_bytes()).map_err(|e| file_error(&games_path, e))?;
         let (Losses { policy: policy_loss, value: value_loss, aux: aux_loss }, train_seconds) = trained;
         net = Arc::new(trainer.to_mlp(G::NAME));
 
@@ -692,4 +671,55 @@ fn write_metrics(dir: &RunDir, history: &[IterationMetrics]) -> Result<(), Train
     dir.write("metrics.jsonl", jsonl.as_bytes())?;
     dir.write("metrics.csv", csv.as_bytes())?;
     dir.write("progress.svg", crate::plot::progress_svg(history).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records() -> Vec<GameRecord> {
+        (0..3)
+            .map(|seed| GameRecord {
+                seed,
+                actions: vec![1, 2, 3],
+                targets: vec![None, None, None],
+                utilities: [1.0, -1.0],
+                scores: [10.0, 0.0],
+                opponent: None,
+                learner_seat: None,
+                source: None,
+            })
+            .collect()
+    }
+
+    /// A games file that was cut short, had a byte changed, or lost its checksum line is
+    /// refused with one line, never read as games.
+    #[test]
+    fn damaged_games_files_are_found_out() {
+        let dir = std::env::temp_dir().join(format!("cupzero-games-damage-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("iter-000001.jsonl");
+        let text = games_text(&records());
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(read_games(&path).unwrap(), records());
+        let body_len = text.rfind(GAMES_CHECKSUM).unwrap();
+        let mut damaged: Vec<(&str, Vec<u8>)> = vec![
+            ("cut mid-record", text.as_bytes()[..body_len / 2].to_vec()),
+            ("cut before the checksum line", text.as_bytes()[..body_len].to_vec()),
+            ("empty", Vec::new()),
+        ];
+        // A digit changed inside a record still parses as JSON: only the checksum sees it.
+        let mut changed = text.clone().into_bytes();
+        let digit = text.find("\"seed\":1").unwrap() + "\"seed\":".len();
+        changed[digit] = b'7';
+        damaged.push(("a digit changed", changed));
+        let mut flipped = text.clone().into_bytes();
+        flipped[body_len + 12] ^= 0x01;
+        damaged.push(("the checksum changed", flipped));
+        for (what, bytes) in damaged {
+            std::fs::write(&path, bytes).unwrap();
+            let why = read_games(&path).expect_err(what);
+            assert!(!why.contains('\n') && why.starts_with(&path.display().to_string()), "{what}: {why}");
+        }
+    }
 }

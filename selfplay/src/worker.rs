@@ -6,7 +6,7 @@
 //! an earlier net of the run (a small league) or the game's classic bot. Self-play alone
 //! leaves blind spots that only another player finds.
 
-use crate::gumbel::{improved_policy, GumbelParams, RootSchedule};
+use crate::gumbel::{improved_policy, RootSchedule};
 use bots::agent::Agent;
 use bots::classic::Classic;
 use bots::game::{Action, ActionList, Player, NUM_PLAYERS};
@@ -15,46 +15,13 @@ use bots::net_eval::{legal_softmax, seat_values};
 use bots::nn::{Mlp, Scratch};
 use bots::rng::Rng;
 use crate::exact::ExactEndgame;
+pub use crate::config::SelfPlaySettings;
+pub use crate::records::{GameRecord, SearchTarget};
 use bots::solver::ExactPlay;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-#[derive(Clone, Debug)]
-pub struct SelfPlaySettings {
-    /// Games in flight per thread: their leaves form one evaluation batch.
-    pub games_in_flight: usize,
-    /// Playouts of a full search (its move becomes a training sample).
-    pub full_playouts: u32,
-    /// Playouts of a fast search (move only, no sample).
-    pub fast_playouts: u32,
-    /// Probability that a move gets a full search.
-    pub full_search_prob: f32,
-    /// The first this many actions of a game are sampled from the improved policy
-    /// (temperature 1); later ones are the Gumbel search's choice (temperature 0).
-    pub opening_sample_moves: usize,
-    pub gumbel: GumbelParams,
-    /// PUCT below the root.
-    pub c_puct: f32,
-    pub fpu_reduction: f32,
-    /// Once at most this many actions are legal, the exact solver plays the game out (0 =
-    /// never; only for games with an exact endgame search, `ExactEndgame`: win/loss games
-    /// and Black Hole's margin search): the result is then the one perfect play
-    /// gives from there, a truer target for the earlier positions than what two searches of
-    /// a few dozen playouts would make of the endgame. Solved moves are not samples.
-    pub solve_legal: usize,
-    /// Share of games against an earlier net of the run (drawn uniformly from the league).
-    pub league_share: f32,
-    /// Share of games against the game's classic bot.
-    pub classic_share: f32,
-    /// The classic opponent's budget per move (its own unit: playouts, or nodes).
-    pub classic_playouts: u64,
-    /// Whether an earlier net's moves also become samples (its searches are as good as the
-    /// learner's); the classic bot's moves never do, having no search policy to learn from.
-    pub opponent_samples: bool,
-}
 
 /// An earlier net of the run, as a self-play opponent.
 #[derive(Clone, Debug)]
@@ -94,37 +61,6 @@ impl Opponent {
 
 /// Node budget of one self-play solve; a position that needs more is searched as usual.
 const SOLVE_NODES: u64 = 200_000;
-
-/// A full search's result at one position.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SearchTarget {
-    /// Improved policy, as (action, probability) over the legal actions.
-    pub policy: Vec<(Action, f32)>,
-    /// Search value at the root, by seat.
-    pub root_value: [f32; NUM_PLAYERS],
-}
-
-/// One self-play game: enough to replay it and rebuild every training sample.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct GameRecord {
-    /// Seed of the game's setup (`Game::new_game`).
-    pub seed: u64,
-    pub actions: Vec<Action>,
-    /// One entry per action: the search target when that move was a full search.
-    pub targets: Vec<Option<SearchTarget>>,
-    pub utilities: [f32; NUM_PLAYERS],
-    pub scores: [f32; NUM_PLAYERS],
-    /// Who played the other seat (`classic`, an earlier net's label); absent in plain
-    /// self-play.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opponent: Option<String>,
-    /// The learner's seat when `opponent` is set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub learner_seat: Option<Player>,
-    /// The worker batch it came in (distributed runs); absent for the trainer's own games.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<crate::distributed::BatchSource>,
-}
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SelfPlayStats {
@@ -425,6 +361,7 @@ fn run_shard<G: Classic + ExactEndgame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gumbel::GumbelParams;
     use bots::connect4::Connect4;
     use bots::encode::Encode;
     use bots::game::Game;

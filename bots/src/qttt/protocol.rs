@@ -18,8 +18,9 @@ pub const GAME_SECONDS: u64 = 5;
 /// The actions of one protocol line (collapse and/or move), checked for legality in turn.
 pub fn parse_line(state: &Qttt, line: &str) -> Result<Vec<Action>, String> {
     let text = line.strip_suffix('!').unwrap_or(line);
-    let bytes = text.as_bytes();
-    let parts: Vec<&str> = match (bytes.len(), state.collapse_pending()) {
+    // Counted in bytes and cut after the first: only ASCII lines can be actions.
+    let parts: Vec<&str> = match (text.len(), state.collapse_pending()) {
+        _ if !text.is_ascii() => return Err(format!("{line:?} is not a QTTT action")),
         (1, true) => vec![text],
         (3, true) => vec![&text[..1], &text[1..]],
         (2, false) => vec![text],
@@ -118,6 +119,22 @@ impl crate::classic::Classic for Qttt {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line with a multi-byte character where a collapse and a move are expected (found by
+    /// the fuzzer: the reader cut it inside the character and panicked).
+    #[test]
+    fn a_non_ascii_line_is_refused_not_cut() {
+        // X plays AB, O plays AB too: a cycle, the collapse is due.
+        let mut state = Qttt::new();
+        for text in ["AB", "AB"] {
+            let actions = parse_line(&state, text).unwrap();
+            actions.into_iter().for_each(|a| state.apply(a));
+        }
+        assert!(state.collapse_pending());
+        assert!(parse_line(&state, "\u{fffd}").unwrap_err().contains("not a QTTT action"));
+        assert!(parse_line(&state, "é1").is_err());
+        assert!(parse_line(&Qttt::new(), "é").is_err());
+    }
 
     fn run(input: &str) -> (Result<(), ProtocolError>, String) {
         crate::tools::run_protocol_on::<Qttt>(input, 5)

@@ -39,7 +39,7 @@ impl<G: CodecupRules> Default for CodecupReferee<G> {
 }
 
 /// Reads an answer: the action and whether it carries a `!` win claim.
-fn parse_answer<G: Game>(state: &G, line: &str) -> Result<(bots::game::Action, bool), Fault> {
+pub fn parse_answer<G: Game>(state: &G, line: &str) -> Result<(bots::game::Action, bool), Fault> {
     let text = line.trim_end_matches('\r');
     let (text, claim) = match text.strip_suffix('!') {
         Some(t) => (t, true),
