@@ -6,7 +6,7 @@ use bots::connect4::Connect4;
 use crate::book::read_book;
 use bots::classic::Classic;
 use clap::Args;
-use selfplay::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec, Sprt, SprtOutcome};
+use selfplay::arena::{run_arena, ArenaConfig, Decision, MoveLimit, PlayerSpec, Sprt};
 use selfplay::train::load_weights;
 use std::io::Write;
 use std::path::Path;
@@ -87,14 +87,6 @@ fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
     })
 }
 
-fn parse_sprt(text: &str) -> Result<Sprt> {
-    let parts: Vec<f64> = text.split(',').map(|p| p.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| anyhow::anyhow!("--sprt expects two numbers \"ELO0,ELO1\", got {text:?}"))?;
-    match parts.as_slice() {
-        [e0, e1] if e1 > e0 => Ok(Sprt { elo0: *e0, elo1: *e1, alpha: 0.05, beta: 0.05 }),
-        _ => bail!("--sprt expects \"ELO0,ELO1\" with ELO1 > ELO0, got {text:?}"),
-    }
-}
-
 pub fn run(args: ArenaArgs) -> Result<()> {
     match args.game {
         GameName::Connect4 => run_game::<Connect4>(&args),
@@ -120,7 +112,7 @@ fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
         Some(n) => MoveLimit::Playouts(n),
         None => limit,
     };
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(anyhow::Error::msg)?;
     for c in [args.c_puct, args.b_c_puct].into_iter().flatten() {
         if !(c.is_finite() && c > 0.0) {
             bail!("--c-puct and --b-c-puct must be positive, got {c}");
@@ -156,8 +148,8 @@ fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
     if let Some(outcome) = summary.sprt {
         let s = sprt.unwrap();
         match outcome {
-            SprtOutcome::H1 => println!("SPRT: H1 accepted (A is at least {:+} Elo stronger)", s.elo1),
-            SprtOutcome::H0 => println!("SPRT: H0 accepted (A is not {:+} Elo stronger)", s.elo1),
+            Decision::H1 => println!("SPRT: H1 accepted (A is at least {:+} Elo stronger)", s.elo1),
+            Decision::H0 => println!("SPRT: H0 accepted (A is not {:+} Elo stronger)", s.elo1),
         }
     } else if sprt.is_some() {
         println!("SPRT: undecided after {} games", summary.stats.games());

@@ -42,6 +42,12 @@ pub struct JudgeArgs {
     /// other's time and a clock that books the other's turn shows (Connect 4 never suspends).
     #[arg(long)]
     pub no_suspend: bool,
+    /// Stop as soon as a sequential probability ratio test decides between "A is at most
+    /// ELO0 stronger" and "at least ELO1" (alpha = beta = 0.05), as fishtest does; `--games`
+    /// is then the most it plays. Games 2k and 2k+1 share a seed (one opening, seats swapped)
+    /// and count as one pair (pentanomial).
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
     /// Print a line per finished game.
     #[arg(long)]
     pub verbose: bool,
@@ -53,24 +59,31 @@ fn player_command(spec: &str, game: GameName, time_scale: f64) -> Result<PlayerC
     if spec.is_empty() {
         bail!("a player command is empty");
     }
-    let engine = match spec {
-        "classic" | "uct" | "random" => spec,
-        _ => return Ok(PlayerCommand::shell(spec)),
-    };
+    match spec {
+        "classic" | "uct" | "random" => play_command(spec, game, time_scale, &["--engine", spec]),
+        _ => Ok(PlayerCommand::shell(spec)),
+    }
+}
+
+/// `cupzero play GAME ARGS --quiet --time-scale T` under `label`: a built-in bot or a net as a
+/// program.
+pub fn play_command(label: &str, game: GameName, time_scale: f64, args: &[&str]) -> Result<PlayerCommand> {
     let exe = std::env::current_exe().context("cannot find the cupzero executable for a built-in player")?;
-    Ok(PlayerCommand {
-        label: engine.to_string(),
-        program: exe.to_string_lossy().into_owned(),
-        args: vec![
-            "play".into(),
-            crate::game_id(game).into(),
-            "--engine".into(),
-            engine.into(),
-            "--quiet".into(),
-            "--time-scale".into(),
-            time_scale.to_string(),
-        ],
-    })
+    let mut all: Vec<String> = vec!["play".into(), crate::game_id(game).into()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    all.extend(["--quiet".into(), "--time-scale".into(), time_scale.to_string()]);
+    Ok(PlayerCommand { label: label.to_string(), program: exe.to_string_lossy().into_owned(), args: all })
+}
+
+/// The contest's referee of a game.
+pub fn referee(game: GameName) -> &'static dyn Referee {
+    match game {
+        GameName::Connect4 => &Connect4Referee,
+        GameName::G6561 => &judge::codecup::CodecupReferee::<bots::game6561::Game6561>(std::marker::PhantomData),
+        GameName::Blackhole => &judge::codecup::CodecupReferee::<bots::blackhole::BlackHole>(std::marker::PhantomData),
+        GameName::Zuniq => &judge::codecup::CodecupReferee::<bots::zuniq::Zuniq>(std::marker::PhantomData),
+        GameName::Qttt => &judge::qttt::QtttReferee,
+    }
 }
 
 pub fn run(args: JudgeArgs) -> Result<()> {
@@ -101,14 +114,11 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         records: Some(records.clone()),
         transcripts: args.transcripts,
         suspend: !args.no_suspend,
+        game_offset: 0,
+        paired_seeds: args.sprt.is_some(),
+        sprt: args.sprt.as_deref().map(selfplay::sprt::Sprt::parse).transpose().map_err(anyhow::Error::msg)?,
     };
-    let referee: &dyn Referee = match args.game {
-        GameName::Connect4 => &Connect4Referee,
-        GameName::G6561 => &judge::codecup::CodecupReferee::<bots::game6561::Game6561>::default(),
-        GameName::Blackhole => &judge::codecup::CodecupReferee::<bots::blackhole::BlackHole>::default(),
-        GameName::Zuniq => &judge::codecup::CodecupReferee::<bots::zuniq::Zuniq>::default(),
-        GameName::Qttt => &judge::qttt::QtttReferee,
-    };
+    let referee = referee(args.game);
     let verbose = args.verbose;
     let total = config.games;
     let mut progress = |record: &judge::GameRecord, summary: &judge::JudgeSummary| {

@@ -11,6 +11,7 @@ mod expert;
 mod export;
 mod fuzz;
 mod judge;
+mod league;
 mod play;
 mod shorten;
 mod train;
@@ -32,6 +33,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Play two programs against each other as the contest referee does, over many games.
     Judge(judge::JudgeArgs),
+    /// Rate a pool of players (built-in bots, nets, programs) over games through the referee.
+    League(league::LeagueArgs),
     /// Train a policy/value net by self-play (resumes an existing run directory).
     Train(train::TrainArgs),
     /// Play self-play games for a run whose trainer is elsewhere (`train --redis`).
@@ -100,6 +103,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(args) => play::run(args),
         Command::Judge(args) => judge::run(args),
+        Command::League(args) => league::run(args),
         Command::Train(args) => train::run(args),
         Command::Worker(args) => worker::run(args),
         Command::TrainConfig(args) => train::print_default_config(args),

@@ -101,7 +101,8 @@ fn g6561_export_plays_legally_on_time() {
 }
 
 /// Trained nets beat the UCT bot at equal playouts per move, in-process and deterministic for
-/// a seed (thresholds under what the shipped nets reach; BENCHMARKS.md has the timed matches).
+/// a seed (thresholds under what the shipped nets reach; BENCHMARKS.md has the timed matches,
+/// under each game's "Current judged figures").
 #[test]
 fn shipped_blackhole_net_outscores_uct() {
     let _serial = one_at_a_time();
@@ -123,7 +124,7 @@ fn shipped_zuniq_bot_beats_uct() {
     let _serial = one_at_a_time();
     // The shipped net with its endgame solver and playouts mixed into its values (the exported
     // bot's agent), both sides at 300 playouts a move: 34-0-6 over these 40 games
-    // (deterministic for this seed); over 100, 94-0-6, where session 4's net won 95-0-5 (the
+    // (deterministic for this seed); over 100, 94-0-6, where the iteration-98 net won 95-0-5 (the
     // new net's gain shows on the clock, not at this budget). The net alone scores about half.
     let (score, a, b) = arena_against_uct("zuniq", 40, 300);
     assert!(score >= 0.8 && a > b, "score {score}, points {a} vs {b}");
@@ -135,7 +136,8 @@ fn shipped_6561_net_judges_a_wide_beam_better_than_the_hand_made_evaluation() {
     // The beam (512 lines wide, the width of the games the net learned from, fixed so the
     // games repeat) partnered with itself on the same 4 random openings: with the shipped
     // value net judging its last step's lines, 3,000.5; with the hand-made evaluation alone
-    // (the classic bot), 2,904.5. Over 60 openings: +54 (BENCHMARKS.md, "6561: a value net").
+    // (the classic bot), 2,904.5. Over 60 openings: +54 (BENCHMARKS.md, 6561 / A value net judges the
+    // beam's lines).
     let beam = |player: &str| {
         let out = run(&["arena", "6561", "--a", player, "--b", player, "--games", "4", "--playouts", "512", "--b-playouts", "512", "--random-opening", "3", "--seed", "7"], "");
         mean_points_of_a(&String::from_utf8_lossy(&out.stdout))

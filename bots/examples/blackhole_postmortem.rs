@@ -8,29 +8,22 @@
 use bots::blackhole::endgame::EndgameSolver;
 use bots::blackhole::{BlackHole, TURNS};
 use bots::game::Game;
-use bots::rng::Rng;
 
 mod common;
-use common::list;
+use common::{exit_on_error, judged_games, records_from_args};
 
-fn run(path: &str, left: usize) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+fn run(left: usize) -> Result<(), String> {
+    let text = records_from_args("blackhole_postmortem RECORDS.jsonl [LEFT]")?;
     let mut solver = EndgameSolver::new();
     let (mut games, mut error, mut moves) = (0usize, [0i64; 2], [0i64; 2]);
     let (mut exact_sum, mut final_sum) = (0i64, 0i64);
-    for line in text.lines() {
-        let seed: u64 = line.split("\"seed\":").nth(1).and_then(|r| r.split(',').next()).and_then(|s| s.parse().ok()).ok_or("no seed")?;
-        let a_seat = list(line, "seats")?.iter().position(|&s| s == "A").ok_or("no seat A")?;
-        let mut state = BlackHole::new_game(&mut Rng::new(seed));
+    for game in judged_games(&text)? {
+        let a_seat = game.a_seat;
         // The mover's exact margin at the previous position, from Red's side.
         let mut previous: Option<i32> = None;
-        for m in list(line, "actions")? {
-            let action = BlackHole::parse_action(m).map_err(|e| e.to_string())?;
-            if !state.is_legal(action) {
-                return Err(format!("seed {seed}: {m} is not legal (brown stones not from this seed?)"));
-            }
+        let end: BlackHole = game.replay(|state: &BlackHole, _, _| {
             if state.turn() >= TURNS - left {
-                let solved = solver.solve(&state, u64::MAX, None).ok_or("unsolved")?;
+                let solved = solver.solve(state, u64::MAX, None).ok_or("unsolved")?;
                 let red = if state.to_move() == 0 { solved.margin } else { -solved.margin };
                 if let Some(before) = previous {
                     // The player who just moved (the other one) lost this much.
@@ -44,9 +37,9 @@ fn run(path: &str, left: usize) -> Result<(), String> {
                 }
                 previous = Some(red);
             }
-            state.apply(action);
-        }
-        let s = state.scores();
+            Ok(())
+        })?;
+        let s = end.scores();
         let red = ((s[0] - s[1]) / 2.0) as i32;
         if let Some(before) = previous {
             // The last move (Blue's).
@@ -67,10 +60,6 @@ fn run(path: &str, left: usize) -> Result<(), String> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let left = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10);
-    if let Err(e) = args.first().ok_or_else(|| "usage: blackhole_postmortem RECORDS.jsonl [LEFT]".to_string()).and_then(|p| run(p, left)) {
-        eprintln!("error: {e}");
-        std::process::exit(1);
-    }
+    let left = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(10);
+    exit_on_error(|| run(left));
 }

@@ -2,6 +2,7 @@
 //! play, both seats,
 //! a playout or time budget per move, Elo with a 95% interval, optional SPRT early stop.
 
+pub use crate::sprt::{Decision, Sprt};
 use crate::parallel::run_games;
 use crate::stats::MatchStats;
 use bots::agent::{Agent, SearchAgent};
@@ -66,51 +67,6 @@ pub enum MoveLimit {
     Time(Duration),
 }
 
-/// Sequential probability ratio test on the Elo difference (normal approximation of the
-/// trinomial, as chess engine testing frameworks use).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtOutcome {
-    /// A is at least `elo1` stronger (H1 accepted).
-    H1,
-    /// A is at most `elo0` stronger (H0 accepted).
-    H0,
-}
-
-impl Sprt {
-    pub fn llr(&self, s: &MatchStats) -> f64 {
-        if s.games() == 0 {
-            return 0.0;
-        }
-        // Half a win and half a loss more, so that a clean sweep still has a variance.
-        let (w, d, l) = (s.wins as f64 + 0.5, s.draws as f64, s.losses as f64 + 0.5);
-        let n = w + d + l;
-        let score = (w + 0.5 * d) / n;
-        let var = (w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2)) / n;
-        let expected = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
-        let (s0, s1) = (expected(self.elo0), expected(self.elo1));
-        n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * var)
-    }
-
-    pub fn decide(&self, s: &MatchStats) -> Option<SprtOutcome> {
-        let llr = self.llr(s);
-        if llr >= ((1.0 - self.beta) / self.alpha).ln() {
-            Some(SprtOutcome::H1)
-        } else if llr <= (self.beta / (1.0 - self.alpha)).ln() {
-            Some(SprtOutcome::H0)
-        } else {
-            None
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct ArenaConfig {
     pub games: usize,
@@ -133,7 +89,7 @@ pub struct ArenaSummary {
     pub total_points: [f64; 2],
     /// Mean playouts per move of A and B (searching agents only).
     pub playouts_per_move: [f64; 2],
-    pub sprt: Option<SprtOutcome>,
+    pub sprt: Option<Decision>,
     moves: [u64; 2],
     playouts: [u64; 2],
 }
@@ -227,7 +183,7 @@ pub fn run_arena<G: Classic>(
             }
             on_game(&g, &summary);
             if summary.sprt.is_none() {
-                summary.sprt = config.sprt.and_then(|s| s.decide(&summary.stats));
+                summary.sprt = config.sprt.and_then(|s| s.decide_games(&summary.stats));
             }
             summary.sprt.is_some()
         },
@@ -256,7 +212,7 @@ mod tests {
         let sprt = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
         let config = ArenaConfig { games: 400, parallel: 2, limits: [MoveLimit::Playouts(200), MoveLimit::Playouts(1)], seed: 3, sprt: Some(sprt), random_opening: 0 };
         let s = run_arena::<Connect4>(&[PlayerSpec::Uct, PlayerSpec::Random], &config, &mut |_, _| {});
-        assert_eq!(s.sprt, Some(SprtOutcome::H1));
+        assert_eq!(s.sprt, Some(Decision::H1));
         assert!(s.stats.games() < 100, "{} games", s.stats.games());
     }
 
@@ -280,11 +236,11 @@ mod tests {
     #[test]
     fn sprt_llr_has_the_right_sign() {
         let sprt = Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
-        assert!(sprt.llr(&MatchStats { wins: 60, draws: 10, losses: 30 }) > 0.0);
-        assert!(sprt.llr(&MatchStats { wins: 30, draws: 10, losses: 60 }) < 0.0);
-        assert_eq!(sprt.decide(&MatchStats { wins: 3, draws: 0, losses: 0 }), None, "3-0 proves nothing yet");
-        assert_eq!(sprt.decide(&MatchStats { wins: 40, draws: 0, losses: 0 }), Some(SprtOutcome::H1));
+        assert!(sprt.llr_games(&MatchStats { wins: 60, draws: 10, losses: 30 }) > 0.0);
+        assert!(sprt.llr_games(&MatchStats { wins: 30, draws: 10, losses: 60 }) < 0.0);
+        assert_eq!(sprt.decide_games(&MatchStats { wins: 3, draws: 0, losses: 0 }), None, "3-0 proves nothing yet");
+        assert_eq!(sprt.decide_games(&MatchStats { wins: 40, draws: 0, losses: 0 }), Some(Decision::H1));
         let wide = Sprt { elo1: 100.0, ..sprt };
-        assert_eq!(wide.decide(&MatchStats { wins: 50, draws: 0, losses: 50 }), Some(SprtOutcome::H0));
+        assert_eq!(wide.decide_games(&MatchStats { wins: 50, draws: 0, losses: 50 }), Some(Decision::H0));
     }
 }

@@ -137,18 +137,21 @@ impl TrainConfig {
         let mut config = TrainConfig::default();
         if game == "zuniq" {
             // Zuniq's exact solver settles positions with 22 legal segments in milliseconds:
-            // self-play results become perfect play's from there (BENCHMARKS.md, session 7).
+            // self-play results become perfect play's from there (BENCHMARKS.md, Zuniq / The
+            // bot's own clock plan, a faster engine, the solver in self-play).
             config.selfplay.solve_legal = 22;
         }
         if game == "blackhole" {
             // At most 36 legal moves: the last 8 stones, which the margin search settles in
-            // about 10k nodes (BENCHMARKS.md, session 8).
+            // about 10k nodes (BENCHMARKS.md, Black Hole / Where the points go, and an exact
+            // endgame).
             config.selfplay.solve_legal = 36;
         }
         // Evaluation against the classic bot where the game has one: UCT at 1000 playouts
         // was beaten 95% of the time and hid the gap. Budgets where the shipped nets (200
-        // playouts) neither always win nor always lose (BENCHMARKS.md, session 11); Black
-        // Hole's games are nearly all lost, so its figure is the mean points.
+        // playouts) neither always win nor always lose (BENCHMARKS.md, Training throughput /
+        // Stronger nets from the same CPU, "Budgets of the in-training evaluation"); Black Hole's
+        // games are nearly all lost, so its figure is the mean points.
         let classic = |games, opponent_playouts, random_opening| EvalSection { every: 10, games, playouts: 200, opponent: "classic".into(), opponent_playouts, random_opening };
         match game {
             "connect4" => config.eval = classic(40, 4000, 2),

@@ -38,7 +38,8 @@ const DEFAULT_PLAYOUTS: u64 = 50_000;
 /// The backed-up value mixes the result (win 1, draw 0, loss -1) with the margin over
 /// `MARGIN_SCALE` stones (clamped): both the win rate and the points count, and the margin
 /// alone lets the search give up a safe win for a few more points. Judged against the net bot
-/// (20 games each), 0.25 won 20-0-0 by +5.40 points and 0.5 16-4-0 by +3.30 (BENCHMARKS.md).
+/// (20 games each), 0.25 won 20-0-0 by +5.40 points and 0.5 16-4-0 by +3.30 (BENCHMARKS.md,
+/// Black Hole / The classic bot).
 const WIN_WEIGHT: f32 = 0.25;
 const MARGIN_SCALE: f32 = 20.0;
 /// UCB exploration constant (values lie in [-1, 1]).

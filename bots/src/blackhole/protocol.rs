@@ -35,13 +35,15 @@ pub const PLAN: Option<(usize, u32)> = Some((21, 1));
 /// Classic playouts mixed into each leaf's value ([`PlayoutMix`]; 0: the net's value alone),
 /// and their weight. In-process at equal playouts a move, 16 at weight 1.0 gained +0.78 points
 /// a game against the classic bot, but on the clock every leaf costs 16 playouts' time: off
-/// until a judged A/B on the clock says it pays (BENCHMARKS.md, "Hybrid leaf evaluation").
+/// until a judged A/B on the clock says it pays (BENCHMARKS.md, Training throughput / Stronger
+/// nets from the same CPU, "3. Hybrid leaf evaluation").
 pub const LEAF_PLAYOUTS: u32 = 0;
 pub const LEAF_WEIGHT: f32 = 1.0;
 
 impl Contest for BlackHole {
     const PLATFORM: Platform = Platform::CodeCup;
-    // 0.5 instead of 1.5: 4 losses instead of 10 in 200 judged games, the same margin (BENCHMARKS.md).
+    // 0.5 instead of 1.5: 4 losses instead of 10 in 200 judged games, the same margin
+    // (BENCHMARKS.md, Black Hole / The PUCT constant, 1.5 to 0.5).
     const PUCT_C: f32 = 0.5;
 
     /// The net search, with the exact margin search playing the last moves.

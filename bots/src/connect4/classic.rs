@@ -15,7 +15,8 @@ pub struct Weights {
     /// For the side [`zugzwang`] says wins the fight over the board's threats, once at most
     /// `zugzwang_empties` cells are empty (earlier, the free cells still make new threats: on
     /// open positions 10 cells from the end it names the exact winner 3 times in 4, and
-    /// from the start position it cost games against the net, BENCHMARKS.md).
+    /// from the start position it cost games against the net, BENCHMARKS.md, Connect 4 /
+    /// The classic bot).
     pub zugzwang: i32,
     pub zugzwang_empties: u32,
     /// Per threat nobody has killed (no opponent threat below it in its column), on a row
@@ -29,7 +30,7 @@ pub struct Weights {
 }
 
 /// Chosen by matches against the shipped net from the start position (BENCHMARKS.md,
-/// "Connect 4: the classic bot"): weighting threats by row parity, or the zugzwang fight
+/// Connect 4 / The classic bot): weighting threats by row parity, or the zugzwang fight
 /// before the endgame, lost more games there than it won.
 pub const WEIGHTS: Weights = Weights { zugzwang: 100, zugzwang_empties: 20, good_threat: 100, bad_threat: 100, two_in_window: 6, one_in_window: 2 };
 

@@ -113,8 +113,8 @@ pub const TURN_MS: u64 = 100;
 
 impl Contest for Connect4 {
     const PLATFORM: Platform = Platform::CodinGame;
-    /// The position and its mirror image (BENCHMARKS.md, "Connect 4: a bot that beats
-    /// alpha-beta searchers").
+    /// The position and its mirror image (BENCHMARKS.md, Connect 4 / A bot that
+    /// beats alpha-beta searchers).
     const AVERAGED_VIEWS: usize = 2;
 
     fn clock(time_scale: f64) -> Clock {

@@ -27,8 +27,8 @@ pub const GAME_SECONDS: u64 = 30;
 pub const PLAY: Codecup = Codecup { claims: Claims::WhenProven, planned_length: 40, reserve_moves: 3 };
 /// The endgame solver joins in from this many legal segments (from judged games, with a fresh
 /// table, it proves positions with 19-23 legal segments in under 0.06 s, 24-26 in 0.05-0.9 s,
-/// about half of those with 27-32 within 3 s: BENCHMARKS.md; an unfinished solve still rules
-/// out the moves it proved lost) ...
+/// about half of those with 27-32 within 3 s: BENCHMARKS.md, Zuniq / Where judged games were
+/// lost, and what changed; an unfinished solve still rules out the moves it proved lost) ...
 pub const SOLVER_LEGAL_MOVES: usize = 32;
 /// ... with this share of the move's time, after the search has ranked the moves.
 pub const SOLVER_TIME_SHARE: f64 = 0.8;
@@ -38,13 +38,16 @@ pub const SOLVER_NODES: u64 = 200_000;
 /// (judged losses showed won positions at 23-30 legal segments that an even share of the clock
 /// was too short to prove), get three even shares of the clock; earlier moves half a share.
 /// From 36 legal segments the same weights won 76% of 200 judged games at 3 s, from 30 84.5%;
-/// five shares from 30, 83% (BENCHMARKS.md). The clock is split over a 32-action game with 2
+/// five shares from 30, 83% (BENCHMARKS.md, Zuniq / Where judged games were lost, and what
+/// changed). The clock is split over a 32-action game with 2
 /// own moves in reserve, not the protocol's 40 + 3: the bot proves its wins around action 30
 /// and answers at once after that, so the longer plan left 40% of its clock unused (1.59 s of
-/// 2.7 s at 3 s per game; 80% of 200 judged games won, 87% with this plan, BENCHMARKS.md).
+/// 2.7 s at 3 s per game; 80% of 200 judged games won, 87% with this plan, BENCHMARKS.md,
+/// Zuniq / The bot's own clock plan, a faster engine, the solver in self-play).
 pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, decisive: 3.0, planned_game: Some((32, 2)) };
 /// Weight of one random playout in the value of a searched position, the rest being the net's:
-/// the net alone judges Zuniq positions no better than random playouts do (BENCHMARKS.md).
+/// the net alone judges Zuniq positions no better than random playouts do (BENCHMARKS.md,
+/// Zuniq / The iteration-98 net, its endgame solver, through the judge).
 pub const ROLLOUT_WEIGHT: f32 = 0.5;
 
 impl Contest for Zuniq {

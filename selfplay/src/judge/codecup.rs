@@ -30,7 +30,7 @@ pub trait CodecupRules: Game {
     }
 }
 
-pub struct CodecupReferee<G: CodecupRules>(PhantomData<G>);
+pub struct CodecupReferee<G: CodecupRules>(pub PhantomData<G>);
 
 impl<G: CodecupRules> Default for CodecupReferee<G> {
     fn default() -> Self {

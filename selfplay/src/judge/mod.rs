@@ -7,6 +7,7 @@ pub mod connect4;
 pub mod process;
 pub mod qttt;
 
+use crate::sprt::{Decision, PairedScores, Sprt};
 use crate::stats::MatchStats;
 use process::{Fault, FaultKind, PlayerCommand, PlayerProcess};
 use serde::Serialize;
@@ -51,6 +52,25 @@ pub struct JudgeConfig {
     /// Stop each program while it is not its turn, where the referee's contest does (see
     /// `Referee::suspends_programs`); `false` lets both run all game long.
     pub suspend: bool,
+    /// Stop as soon as the sequential test decides (with `paired_seeds`).
+    pub sprt: Option<Sprt>,
+    /// Games `2k` and `2k + 1` share a seed: the same opening, seats swapped.
+    pub paired_seeds: bool,
+    /// The number of the first game: game `g` uses seat `g % 2` for A and, with paired seeds,
+    /// seed `seed + g / 2` (a league resumes a pairing in the middle this way).
+    pub game_offset: usize,
+}
+
+/// Where a sequential test stands.
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtStatus {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub llr: f64,
+    pub bounds: (f64, f64),
+    /// Complete pairs when it decided (or so far).
+    pub pairs: usize,
+    pub decision: Option<Decision>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -80,6 +100,8 @@ pub struct GameRecord {
     pub first_answer_ms: [u64; 2],
     pub slowest_later_ms: [u64; 2],
     pub total_answer_ms: [u64; 2],
+    /// Per seat, every answer after the first, in microseconds.
+    pub later_answers_us: [Vec<u32>; 2],
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -99,8 +121,12 @@ pub struct JudgeSummary {
     pub most_game_time_ms: [u64; 2],
     /// Of A and B: all answers of all games together (ms), for the mean thinking time a game.
     pub all_games_time_ms: [u64; 2],
+    /// Of A and B: every answer after a game's first (µs), for percentiles.
+    #[serde(skip)]
+    pub later_answers_us: [Vec<u32>; 2],
     /// Points of A and B in every game, in completion order.
     pub points: Vec<[f32; 2]>,
+    pub sprt: Option<SprtStatus>,
 }
 
 /// Mean, median, min and max of a list of scores.
@@ -160,12 +186,24 @@ impl JudgeSummary {
             self.slowest_later_ms[who] = self.slowest_later_ms[who].max(record.slowest_later_ms[seat]);
             self.most_game_time_ms[who] = self.most_game_time_ms[who].max(record.total_answer_ms[seat]);
             self.all_games_time_ms[who] += record.total_answer_ms[seat];
+            self.later_answers_us[who].extend_from_slice(&record.later_answers_us[seat]);
         }
     }
 
     pub fn mean_points(&self) -> [f64; 2] {
         let n = self.games.max(1) as f64;
         [self.total_points[0] / n, self.total_points[1] / n]
+    }
+
+    /// The `q`-quantile (0..=1) of a player's answers after the first, in ms.
+    pub fn later_answer_quantile_ms(&self, player: usize, q: f64) -> f64 {
+        let mut sorted = self.later_answers_us[player].clone();
+        if sorted.is_empty() {
+            return 0.0;
+        }
+        sorted.sort_unstable();
+        let at = ((sorted.len() - 1) as f64 * q).round() as usize;
+        sorted[at] as f64 / 1000.0
     }
 
     pub fn fault_count(&self, player: usize) -> u32 {
@@ -192,7 +230,7 @@ impl JudgeSummary {
             format!(", margin A-B {m:+.2} (95% CI {:+.2}..{:+.2})", m - half, m + half)
         };
         format!(
-            "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}{margin}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nthinking a game: A {} ms, B {} ms on average; A {} ms, B {} ms at most",
+            "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}{margin}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nlater answers, 99th percentile: A {:.1} ms, B {:.1} ms\nthinking a game: A {} ms, B {} ms on average; A {} ms, B {} ms at most",
             self.games,
             labels[0],
             labels[1],
@@ -207,11 +245,20 @@ impl JudgeSummary {
             self.slowest_first_ms[1],
             self.slowest_later_ms[0],
             self.slowest_later_ms[1],
+            self.later_answer_quantile_ms(0, 0.99),
+            self.later_answer_quantile_ms(1, 0.99),
             self.all_games_time_ms[0] / self.games.max(1) as u64,
             self.all_games_time_ms[1] / self.games.max(1) as u64,
             self.most_game_time_ms[0],
             self.most_game_time_ms[1],
-        )
+        ) + &self.sprt.as_ref().map_or(String::new(), |t| {
+            let verdict = match t.decision {
+                Some(Decision::H1) => format!("H1 accepted (A is at least {:+} Elo stronger)", t.elo1),
+                Some(Decision::H0) => format!("H0 accepted (A is at most {:+} Elo stronger)", t.elo0),
+                None => "no decision yet".to_string(),
+            };
+            format!("\nSPRT({}, {}): {verdict} after {} pairs, LLR {:.2} (bounds {:.2}..{:.2})", t.elo0, t.elo1, t.pairs, t.llr, t.bounds.0, t.bounds.1)
+        })
     }
 }
 
@@ -245,14 +292,25 @@ pub fn run_judge(
     };
     let mut summary = JudgeSummary::default();
     let mut failure = None;
+    let mut paired = PairedScores::default();
+    summary.sprt = config.sprt.map(|t| SprtStatus { elo0: t.elo0, elo1: t.elo1, llr: 0.0, bounds: t.bounds(), pairs: 0, decision: None });
     crate::parallel::run_games(
         config.games,
         config.parallel,
-        |game| play_one(referee, config, game),
+        |game| play_one(referee, config, config.game_offset + game),
         |result| {
             match result {
                 Ok((record, a_seat)) => {
                     summary.add(&record, a_seat);
+                    if let (Some(test), Some(status)) = (&config.sprt, &mut summary.sprt) {
+                        if status.decision.is_none() {
+                            let [a, b] = record.points;
+                            paired.add(record.game, if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 });
+                            status.llr = test.llr(&paired.pairs);
+                            status.pairs = paired.pairs.len();
+                            status.decision = test.decide(&paired.pairs);
+                        }
+                    }
                     if let (Some(file), Some(path)) = (&mut records_file, &config.records) {
                         let line = serde_json::to_string(&record).expect("records serialise");
                         if let Err(e) = writeln!(file, "{line}") {
@@ -265,7 +323,7 @@ pub fn run_judge(
                     failure.get_or_insert(e);
                 }
             }
-            failure.is_some()
+            failure.is_some() || summary.sprt.as_ref().is_some_and(|t| t.decision.is_some())
         },
     );
     if let Some(e) = failure {
@@ -287,7 +345,7 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
     let suspend = config.suspend && referee.suspends_programs();
     let spawn = |seat: usize| PlayerProcess::spawn(&config.players[seat_of(seat)], record_transcript, suspend).map_err(JudgeError::Spawn);
     let mut players = [spawn(0)?, spawn(1)?];
-    let seed = config.seed.wrapping_add(game as u64);
+    let seed = config.seed.wrapping_add(if config.paired_seeds { game as u64 / 2 } else { game as u64 });
     let result = referee.play(&mut players, seed, config.time_scale);
     let names = |seat: usize| if seat_of(seat) == 0 { "A".to_string() } else { "B".to_string() };
     let record = GameRecord {
@@ -302,6 +360,7 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
         first_answer_ms: players.each_ref().map(|p| p.timing.first.as_millis() as u64),
         slowest_later_ms: players.each_ref().map(|p| p.timing.slowest_later.as_millis() as u64),
         total_answer_ms: players.each_ref().map(|p| p.timing.total.as_millis() as u64),
+        later_answers_us: players.each_ref().map(|p| p.timing.later_us.clone()),
     };
     if let Some(dir) = &config.transcripts {
         for (seat, player) in players.iter_mut().enumerate() {

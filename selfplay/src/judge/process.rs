@@ -75,12 +75,14 @@ pub struct PlayerProcess {
 }
 
 /// How long a player took to answer, for limits per turn (first and later) and per game.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ResponseTiming {
     pub answers: u32,
     pub first: Duration,
     pub slowest_later: Duration,
     pub total: Duration,
+    /// Every answer after the first, in microseconds (for percentiles against the limit).
+    pub later_us: Vec<u32>,
 }
 
 impl ResponseTiming {
@@ -89,6 +91,7 @@ impl ResponseTiming {
             self.first = took;
         } else {
             self.slowest_later = self.slowest_later.max(took);
+            self.later_us.push(took.as_micros().min(u32::MAX as u128) as u32);
         }
         self.answers += 1;
         self.total += took;

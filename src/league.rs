@@ -1,0 +1,153 @@
+//! `cupzero league`: a pool of players, games between them through the contest's referee on
+//! its clock, ratings over every game (selfplay::league).
+
+use crate::judge::{play_command, referee};
+use crate::GameName;
+use anyhow::{bail, Result};
+use clap::Args;
+use selfplay::judge::process::PlayerCommand;
+use selfplay::judge::{run_judge, JudgeConfig};
+use selfplay::league::{fit_ratings, next_games, ratings_svg, report, LeagueGame, PlayerKind, Pool, Results};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct LeagueArgs {
+    pub game: GameName,
+    /// The pool file (TOML): `games_per_pairing`, then `[[player]]` tables with `name` and one
+    /// of `builtin` ("classic", "uct", "random", with an optional `playouts` budget), `net`
+    /// (a .czw file) or `command` (a program); `retired = true` stops a player's games.
+    #[arg(long)]
+    pub pool: PathBuf,
+    /// The results file (default: the pool file's name with `.results.jsonl`); running again
+    /// resumes it.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// Play only this player against the others (a gauntlet) instead of a round robin.
+    #[arg(long)]
+    pub gauntlet: Option<String>,
+    /// Games per pairing (default: the pool's `games_per_pairing`).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Games at once (default: one per two cores, so both programs of a game have a core).
+    #[arg(long)]
+    pub parallel: Option<usize>,
+    /// Multiply every time limit.
+    #[arg(long, default_value_t = 1.0)]
+    pub time_scale: f64,
+    /// Seed of pair 0 of every pairing (pair k uses seed + k: the same openings in every pairing).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the ratings of the games so far and play none.
+    #[arg(long)]
+    pub report_only: bool,
+}
+
+/// The program that plays `name` from the pool, checked to exist.
+fn player_program(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64, pool_dir: &Path) -> Result<PlayerCommand> {
+    match kind {
+        PlayerKind::Builtin { engine, playouts } => {
+            let budget = playouts.map(|p| p.to_string());
+            let mut args = vec!["--engine", engine.as_str()];
+            if let Some(b) = &budget {
+                args.extend(["--playouts", b.as_str()]);
+            }
+            play_command(name, game, time_scale, &args)
+        }
+        PlayerKind::Net(path) => {
+            let path = pool_dir.join(path);
+            if !path.is_file() {
+                bail!("player {name:?}: no net at {}", path.display());
+            }
+            play_command(name, game, time_scale, &["--engine", "net", "--weights", &path.to_string_lossy()])
+        }
+        PlayerKind::Command(command) => {
+            let program = command.split_whitespace().next().unwrap_or("");
+            let found = if program.contains('/') {
+                Path::new(program).is_file()
+            } else {
+                std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+            };
+            if !found {
+                bail!("player {name:?}: program {program:?} not found");
+            }
+            Ok(PlayerCommand { label: name.to_string(), ..PlayerCommand::shell(command) })
+        }
+    }
+}
+
+pub fn run(args: LeagueArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.pool).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
+    let pool = Pool::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
+    if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
+        bail!("--time-scale must be a positive number, got {}", args.time_scale);
+    }
+    if args.games == Some(0) || args.parallel == Some(0) {
+        bail!("--games and --parallel must be at least 1");
+    }
+    let games = args.games.unwrap_or(pool.games_per_pairing);
+    let parallel = args.parallel.unwrap_or_else(|| (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).max(1));
+    let pairings = pool.pairings(args.gauntlet.as_deref()).map_err(anyhow::Error::msg)?;
+    // Every program is checked before anything is written.
+    let pool_dir = args.pool.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let mut programs = BTreeMap::new();
+    for p in pool.active() {
+        programs.insert(p.name.clone(), player_program(&p.kind().map_err(anyhow::Error::msg)?, &p.name, args.game, args.time_scale, &pool_dir)?);
+    }
+    let results_path = args.results.clone().unwrap_or_else(|| args.pool.with_extension("results.jsonl"));
+    let (mut results, warning) = Results::open(&results_path).map_err(anyhow::Error::msg)?;
+    if let Some(w) = warning {
+        eprintln!("cupzero: warning: {w}");
+    }
+    let retired: BTreeSet<String> = pool.players.iter().filter(|p| p.retired).map(|p| p.name.clone()).collect();
+    if !args.report_only {
+        let referee = referee(args.game);
+        // Game `game` of pairing (a, b): pair game / 2 on seed + game / 2, a in seat game % 2.
+        let play = |a: &str, b: &str, game: usize| -> Result<selfplay::judge::GameRecord, String> {
+            let config = JudgeConfig {
+                players: [programs[a].clone(), programs[b].clone()],
+                games: 1,
+                parallel: 1,
+                time_scale: args.time_scale,
+                seed: args.seed,
+                records: None,
+                transcripts: None,
+                suspend: true,
+                sprt: None,
+                paired_seeds: true,
+                game_offset: game,
+            };
+            let mut played = None;
+            run_judge(referee, &config, &mut |record, _| played = Some(record.clone())).map_err(|e| e.to_string())?;
+            played.ok_or_else(|| "the judge returned no game".to_string())
+        };
+        while let Some(batch) = next_games(&results, &pairings, games) {
+            let mut failure = None;
+            selfplay::parallel::run_games(
+                batch.len(),
+                parallel,
+                |i| (i, play(&batch[i].0, &batch[i].1, batch[i].2)),
+                |(i, outcome)| {
+                    let (a, b, _) = &batch[i];
+                    let appended = outcome.and_then(|record| {
+                        let fault = record.fault.as_ref().map(|f| format!("{} {:?}: {}", if f.player == "A" { a } else { b }, f.fault.kind, f.fault.detail));
+                        eprintln!("{a} vs {b}, game {}: {} - {}{}", record.game, record.points[0], record.points[1], fault.as_ref().map_or(String::new(), |f| format!(" ({f})")));
+                        results.append(LeagueGame { a: a.clone(), b: b.clone(), game: record.game, seed: record.seed, points: record.points, end: record.end, fault })
+                    });
+                    if let Err(e) = appended {
+                        failure.get_or_insert(e);
+                    }
+                    failure.is_some()
+                },
+            );
+            if let Some(e) = failure {
+                bail!(e);
+            }
+        }
+    }
+    print!("{}", report(&results.games, &retired));
+    let svg_path = results_path.with_extension("svg");
+    bots::tools::write_atomically(&svg_path, ratings_svg(&fit_ratings(&results.games)).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
+    println!("results: {}\nchart: {}", results_path.display(), svg_path.display());
+    Ok(())
+}
