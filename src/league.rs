@@ -145,9 +145,10 @@ pub fn run(args: LeagueArgs) -> Result<()> {
             }
         }
     }
-    print!("{}", report(&results.games, &retired));
+    let ratings = fit_ratings(&results.games);
+    print!("{}", report(&ratings, &results.games, &retired));
     let svg_path = results_path.with_extension("svg");
-    bots::tools::write_atomically(&svg_path, ratings_svg(&fit_ratings(&results.games)).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
+    bots::tools::write_atomically(&svg_path, ratings_svg(&ratings).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
     println!("results: {}\nchart: {}", results_path.display(), svg_path.display());
     Ok(())
 }

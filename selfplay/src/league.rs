@@ -341,13 +341,40 @@ fn invert(mut m: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
     Some(inv)
 }
 
-/// The league's report: ratings, then each pairing's score and mean points.
-pub fn report(games: &[LeagueGame], retired: &BTreeSet<String>) -> String {
-    let ratings = fit_ratings(games);
+/// The league's report: `ratings` (fitted on `games`), the score matrix, then each pairing's
+/// score and mean points.
+pub fn report(ratings: &[Rating], games: &[LeagueGame], retired: &BTreeSet<String>) -> String {
     let mut text = format!("{:<4} {:<24} {:>7} {:>9} {:>6} {:>7}\n", "rank", "player", "Elo", "95% CI", "games", "score");
     for (k, r) in ratings.iter().enumerate() {
         let mark = if retired.contains(&r.name) { " (retired)" } else { "" };
         text.push_str(&format!("{:<4} {:<24} {:>+7.0} {:>9} {:>6} {:>6.1}%{mark}\n", k + 1, r.name, r.elo, format!("±{:.0}", r.interval), r.games, 100.0 * r.score));
+    }
+    // The matrix: the row player's score against the column player, best first.
+    let order: Vec<&str> = ratings.iter().map(|r| r.name.as_str()).collect();
+    let mut cell: BTreeMap<(&str, &str), (f64, usize)> = BTreeMap::new();
+    for g in games {
+        for (me, other, score) in [(g.a.as_str(), g.b.as_str(), g.score()), (g.b.as_str(), g.a.as_str(), 1.0 - g.score())] {
+            let entry = cell.entry((me, other)).or_default();
+            entry.0 += score;
+            entry.1 += 1;
+        }
+    }
+    let width = order.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
+    text.push_str(&format!("\n{:<width$}", "score of row vs column"));
+    for name in &order {
+        text.push_str(&format!(" {name:>width$}"));
+    }
+    text.push('\n');
+    for me in &order {
+        text.push_str(&format!("{me:<width$}"));
+        for other in &order {
+            let shown = match cell.get(&(*me, *other)) {
+                Some((score, n)) => format!("{:.0}%/{n}", 100.0 * score / *n as f64),
+                None => "-".to_string(),
+            };
+            text.push_str(&format!(" {shown:>width$}"));
+        }
+        text.push('\n');
     }
     text.push_str("\npairing (first named: its score, mean points of each)\n");
     let mut by_pairing: BTreeMap<(&str, &str), Vec<&LeagueGame>> = BTreeMap::new();
