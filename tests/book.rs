@@ -7,15 +7,7 @@ use bots::book::Book;
 use bots::connect4::Connect4;
 use bots::game::Game;
 use bots::rng::Rng;
-use common::{assert_clean_error, compile_judge_and_feed_garbage, run};
-use std::path::PathBuf;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cupzero-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{assert_clean_error, compile_judge_and_feed_garbage, run, temp_dir};
 
 fn shipped(game: &str) -> String {
     format!("{}/checkpoints/{game}/net.czw", env!("CARGO_MANIFEST_DIR"))

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_clean_error, exe, one_at_a_time};
+use common::{assert_clean_error, exe, one_at_a_time, temp_dir};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -77,13 +77,6 @@ impl Drop for Redis {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cupzero-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Starts cupzero with `args`, its stderr into `log`.

@@ -2,15 +2,8 @@
 
 mod common;
 
-use common::{one_at_a_time, run};
+use common::{one_at_a_time, run, temp_dir};
 use std::path::PathBuf;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cupzero-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn records(path: &PathBuf) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()

@@ -2,18 +2,11 @@
 
 mod common;
 
-use common::{assert_clean_error, one_at_a_time, run};
+use common::{assert_clean_error, one_at_a_time, run, temp_dir};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cupzero-league-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Three quick players: two built-in bots at small budgets and the random one.
 const POOL: &str = "games_per_pairing = 4\n\
