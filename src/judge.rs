@@ -75,6 +75,11 @@ pub fn play_command(label: &str, game: GameName, time_scale: f64, args: &[&str])
     Ok(PlayerCommand { label: label.to_string(), program: exe.to_string_lossy().into_owned(), args: all })
 }
 
+/// Games at once by default: one per two cores, so both programs of a game have a core.
+pub fn default_parallel() -> usize {
+    (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).max(1)
+}
+
 /// The contest's referee of a game.
 pub fn referee(game: GameName) -> &'static dyn Referee {
     match game {
@@ -93,7 +98,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
     if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
         bail!("--time-scale must be a positive number, got {}", args.time_scale);
     }
-    let parallel = args.parallel.unwrap_or_else(|| (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).max(1));
+    let parallel = args.parallel.unwrap_or_else(default_parallel);
     if parallel == 0 {
         bail!("--parallel must be at least 1");
     }

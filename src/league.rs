@@ -1,7 +1,7 @@
 //! `cupzero league`: a pool of players, games between them through the contest's referee on
 //! its clock, ratings over every game (selfplay::league).
 
-use crate::judge::{play_command, referee};
+use crate::judge::{default_parallel, play_command, referee};
 use crate::GameName;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -86,7 +86,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
         bail!("--games and --parallel must be at least 1");
     }
     let games = args.games.unwrap_or(pool.games_per_pairing);
-    let parallel = args.parallel.unwrap_or_else(|| (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).max(1));
+    let parallel = args.parallel.unwrap_or_else(default_parallel);
     let pairings = pool.pairings(args.gauntlet.as_deref()).map_err(anyhow::Error::msg)?;
     // Every program is checked before anything is written.
     let pool_dir = args.pool.parent().unwrap_or(Path::new(".")).to_path_buf();

@@ -119,7 +119,9 @@ fn no_program_can_hang_the_judge_or_outlive_its_game() {
         ("closes-stdout", "read start\nexec >&-\nexec sleep 97\n".into(), Some("crash")),
         ("exits-mid-game", "read start\necho A1h\nread reply\nexit 0\n".into(), Some("crash")),
         ("child-holds-the-pipe", "read start\necho A1h\nread reply\nsleep 97 &\nexit 0\n".into(), Some("timeout")),
-        ("extra-lines", "read start\necho A1h\necho B1h\nexec sleep 97\n".into(), Some("garbled")),
+        // One write holds both lines: a line written after the judge stopped the program would
+        // only come out on its next turn, where it is an answer like any other.
+        ("extra-lines", "read start\nprintf 'A1h\\nB1h\\n'\nexec sleep 97\n".into(), Some("garbled")),
         ("ignores-quit", format!("trap '' TERM INT HUP\n{bot} play zuniq --engine random --quiet --time-scale 0.05\nexec sleep 97\n"), None),
     ];
     for (name, script, fault) in &cases {
@@ -159,10 +161,10 @@ fn no_program_can_hang_the_judge_or_outlive_its_game() {
     }
 }
 
-/// Seconds in which a ticker (one line every 5 ms) stood still for more than 50 ms at a time.
+/// Seconds in which a ticker (a line every 5 to 10 ms) stood still for more than 25 ms at a time.
 fn stalled_seconds(ticks: &str) -> f64 {
     let times: Vec<u64> = ticks.lines().filter_map(|l| l.trim().parse().ok()).collect();
-    times.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&gap| gap > 50_000_000).sum::<u64>() as f64 / 1e9
+    times.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&gap| gap > 25_000_000).sum::<u64>() as f64 / 1e9
 }
 
 /// In a CodeCup game the judge stops a program, children included, while the other thinks,
@@ -194,6 +196,7 @@ fn codecup_programs_are_suspended_while_the_other_thinks() {
         stalled.push((stalled_seconds(&std::fs::read_to_string(&ticks).unwrap()), uct_ms / 1000.0));
     }
     let [(suspended, thought), (running, _)] = stalled[..] else { unreachable!() };
-    assert!(suspended > 0.7 * thought, "suspended: the ticker stood still {suspended:.2} s while uct thought {thought:.2} s");
+    // uct's short moves (under 25 ms) escape the count: half its thinking is a safe floor.
+    assert!(suspended > 0.5 * thought, "suspended: the ticker stood still {suspended:.2} s while uct thought {thought:.2} s");
     assert!(running < 0.5, "not suspended: the ticker stood still {running:.2} s");
 }
