@@ -64,10 +64,8 @@ pub struct JudgeConfig {
 /// Where a sequential test stands.
 #[derive(Clone, Debug, Serialize)]
 pub struct SprtStatus {
-    pub elo0: f64,
-    pub elo1: f64,
+    pub test: Sprt,
     pub llr: f64,
-    pub bounds: (f64, f64),
     /// Complete pairs when it decided (or so far).
     pub pairs: usize,
     pub decision: Option<Decision>,
@@ -129,6 +127,14 @@ pub struct JudgeSummary {
     pub sprt: Option<SprtStatus>,
 }
 
+impl GameRecord {
+    /// A's score: 1 for more points than B, 1/2 for as many, 0 for fewer.
+    pub fn a_score(&self) -> f64 {
+        let [a, b] = self.points;
+        if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 }
+    }
+}
+
 /// Mean, median, min and max of a list of scores.
 pub fn score_spread(values: &[f32]) -> (f64, f64, f64, f64) {
     if values.is_empty() {
@@ -164,7 +170,7 @@ impl JudgeSummary {
     fn add(&mut self, record: &GameRecord, a_seat: usize) {
         self.games += 1;
         let [a, b] = record.points;
-        let score = if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 };
+        let score = record.a_score();
         self.stats.add(score);
         self.by_seat[a_seat].add(score);
         self.total_points[0] += a as f64;
@@ -253,11 +259,12 @@ impl JudgeSummary {
             self.most_game_time_ms[1],
         ) + &self.sprt.as_ref().map_or(String::new(), |t| {
             let verdict = match t.decision {
-                Some(Decision::H1) => format!("H1 accepted (A is at least {:+} Elo stronger)", t.elo1),
-                Some(Decision::H0) => format!("H0 accepted (A is at most {:+} Elo stronger)", t.elo0),
+                Some(Decision::H1) => format!("H1 accepted (A is at least {:+} Elo stronger)", t.test.elo1),
+                Some(Decision::H0) => format!("H0 accepted (A is at most {:+} Elo stronger)", t.test.elo0),
                 None => "no decision yet".to_string(),
             };
-            format!("\nSPRT({}, {}): {verdict} after {} pairs, LLR {:.2} (bounds {:.2}..{:.2})", t.elo0, t.elo1, t.pairs, t.llr, t.bounds.0, t.bounds.1)
+            let (lower, upper) = t.test.bounds();
+            format!("\nSPRT({}, {}): {verdict} after {} pairs, LLR {:.2} (bounds {lower:.2}..{upper:.2})", t.test.elo0, t.test.elo1, t.pairs, t.llr)
         })
     }
 }
@@ -293,7 +300,7 @@ pub fn run_judge(
     let mut summary = JudgeSummary::default();
     let mut failure = None;
     let mut paired = PairedScores::default();
-    summary.sprt = config.sprt.map(|t| SprtStatus { elo0: t.elo0, elo1: t.elo1, llr: 0.0, bounds: t.bounds(), pairs: 0, decision: None });
+    summary.sprt = config.sprt.map(|test| SprtStatus { test, llr: 0.0, pairs: 0, decision: None });
     crate::parallel::run_games(
         config.games,
         config.parallel,
@@ -302,14 +309,11 @@ pub fn run_judge(
             match result {
                 Ok((record, a_seat)) => {
                     summary.add(&record, a_seat);
-                    if let (Some(test), Some(status)) = (&config.sprt, &mut summary.sprt) {
-                        if status.decision.is_none() {
-                            let [a, b] = record.points;
-                            paired.add(record.game, if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 });
-                            status.llr = test.llr(&paired.pairs);
-                            status.pairs = paired.pairs.len();
-                            status.decision = test.decide(&paired.pairs);
-                        }
+                    if let Some(status) = summary.sprt.as_mut().filter(|t| t.decision.is_none()) {
+                        paired.add(record.game, record.a_score());
+                        status.llr = status.test.llr(&paired.pairs);
+                        status.pairs = paired.pairs.len();
+                        status.decision = status.test.decide(&paired.pairs);
                     }
                     if let (Some(file), Some(path)) = (&mut records_file, &config.records) {
                         let line = serde_json::to_string(&record).expect("records serialise");
