@@ -245,14 +245,11 @@ fn one_line(message: &str) -> Result<(), String> {
 }
 
 /// A game's protocol loop as an exported bot runs it, with a random agent.
-pub struct ProtocolTarget<G> {
-    transcripts: Vec<&'static str>,
-    _game: std::marker::PhantomData<G>,
-}
+pub struct ProtocolTarget<G>(std::marker::PhantomData<G>);
 
 impl<G: Contest> ProtocolTarget<G> {
-    pub fn new(transcripts: Vec<&'static str>) -> Self {
-        ProtocolTarget { transcripts, _game: std::marker::PhantomData }
+    pub fn new() -> Self {
+        ProtocolTarget(std::marker::PhantomData)
     }
 
     /// Plays `input` through the protocol; the error's text, if any, and what was written.
@@ -270,7 +267,7 @@ impl<G: Contest> FuzzTarget for ProtocolTarget<G> {
         format!("protocol-{}", G::NAME)
     }
     fn seeds(&self) -> Vec<Vec<u8>> {
-        self.transcripts.iter().map(|t| transcript_input(t)).collect()
+        transcripts::<G>().iter().map(|t| transcript_input(t)).collect()
     }
     fn check(&self, input: &[u8]) -> Result<(), String> {
         match Self::play(input).0 {
@@ -487,6 +484,18 @@ impl FuzzTarget for ConfigTarget {
     }
 }
 
+/// The two transcripts (seat 0 and seat 1) a game's protocol target starts from.
+fn transcripts<G: Game>() -> Vec<&'static str> {
+    match G::NAME {
+        "connect4" => vec![include_str!("../fuzz/connect4-seat0.txt"), include_str!("../fuzz/connect4-seat1.txt")],
+        "6561" => vec![include_str!("../fuzz/6561-seat0.txt"), include_str!("../fuzz/6561-seat1.txt")],
+        "blackhole" => vec![include_str!("../fuzz/blackhole-seat0.txt"), include_str!("../fuzz/blackhole-seat1.txt")],
+        "zuniq" => vec![include_str!("../fuzz/zuniq-seat0.txt"), include_str!("../fuzz/zuniq-seat1.txt")],
+        "qttt" => vec![include_str!("../fuzz/qttt-seat0.txt"), include_str!("../fuzz/qttt-seat1.txt")],
+        other => panic!("no fuzz transcripts for {other}"),
+    }
+}
+
 /// Every target by name.
 pub fn targets() -> Vec<Box<dyn FuzzTarget>> {
     use crate::judge::{codecup, connect4};
@@ -495,11 +504,11 @@ pub fn targets() -> Vec<Box<dyn FuzzTarget>> {
         codecup::parse_answer(state, line).map(|(a, _)| vec![a]).map_err(|f| f.detail)
     }
     vec![
-        Box::new(ProtocolTarget::<Connect4>::new(vec![include_str!("../fuzz/connect4-seat0.txt"), include_str!("../fuzz/connect4-seat1.txt")])),
-        Box::new(ProtocolTarget::<Game6561>::new(vec![include_str!("../fuzz/6561-seat0.txt"), include_str!("../fuzz/6561-seat1.txt")])),
-        Box::new(ProtocolTarget::<BlackHole>::new(vec![include_str!("../fuzz/blackhole-seat0.txt"), include_str!("../fuzz/blackhole-seat1.txt")])),
-        Box::new(ProtocolTarget::<Zuniq>::new(vec![include_str!("../fuzz/zuniq-seat0.txt"), include_str!("../fuzz/zuniq-seat1.txt")])),
-        Box::new(ProtocolTarget::<Qttt>::new(vec![include_str!("../fuzz/qttt-seat0.txt"), include_str!("../fuzz/qttt-seat1.txt")])),
+        Box::new(ProtocolTarget::<Connect4>::new()),
+        Box::new(ProtocolTarget::<Game6561>::new()),
+        Box::new(ProtocolTarget::<BlackHole>::new()),
+        Box::new(ProtocolTarget::<Zuniq>::new()),
+        Box::new(ProtocolTarget::<Qttt>::new()),
         Box::new(RefereeTarget::<Connect4>::new(|s, l| connect4::parse_answer(s, l).map(|a| vec![a]).map_err(|f| f.detail))),
         Box::new(RefereeTarget::<Game6561>::new(codecup_answer::<Game6561>)),
         Box::new(RefereeTarget::<BlackHole>::new(codecup_answer::<BlackHole>)),
@@ -528,21 +537,11 @@ mod tests {
             let written = String::from_utf8(out).unwrap();
             assert_eq!(written.lines().collect::<Vec<_>>(), answers, "{}: the recorded answers", G::NAME);
         }
-        for seat in [include_str!("../fuzz/connect4-seat0.txt"), include_str!("../fuzz/connect4-seat1.txt")] {
-            replay::<Connect4>(seat);
-        }
-        for seat in [include_str!("../fuzz/6561-seat0.txt"), include_str!("../fuzz/6561-seat1.txt")] {
-            replay::<Game6561>(seat);
-        }
-        for seat in [include_str!("../fuzz/blackhole-seat0.txt"), include_str!("../fuzz/blackhole-seat1.txt")] {
-            replay::<BlackHole>(seat);
-        }
-        for seat in [include_str!("../fuzz/zuniq-seat0.txt"), include_str!("../fuzz/zuniq-seat1.txt")] {
-            replay::<Zuniq>(seat);
-        }
-        for seat in [include_str!("../fuzz/qttt-seat0.txt"), include_str!("../fuzz/qttt-seat1.txt")] {
-            replay::<Qttt>(seat);
-        }
+        transcripts::<Connect4>().into_iter().for_each(replay::<Connect4>);
+        transcripts::<Game6561>().into_iter().for_each(replay::<Game6561>);
+        transcripts::<BlackHole>().into_iter().for_each(replay::<BlackHole>);
+        transcripts::<Zuniq>().into_iter().for_each(replay::<Zuniq>);
+        transcripts::<Qttt>().into_iter().for_each(replay::<Qttt>);
     }
 
     /// The test-sized run: 100,000 inputs a target, fixed seed, no failure.

@@ -140,8 +140,7 @@ pub struct LeagueGame {
 impl LeagueGame {
     /// a's score: 1, 1/2 or 0.
     pub fn score(&self) -> f64 {
-        let [a, b] = self.points;
-        if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 }
+        crate::judge::score_from_points(self.points)
     }
 }
 

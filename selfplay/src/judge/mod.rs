@@ -127,11 +127,15 @@ pub struct JudgeSummary {
     pub sprt: Option<SprtStatus>,
 }
 
+/// The first player's score from both players' points: 1 for more, 1/2 for as many, 0 for fewer.
+pub fn score_from_points([a, b]: [f32; 2]) -> f64 {
+    if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 }
+}
+
 impl GameRecord {
-    /// A's score: 1 for more points than B, 1/2 for as many, 0 for fewer.
+    /// A's score.
     pub fn a_score(&self) -> f64 {
-        let [a, b] = self.points;
-        if a > b { 1.0 } else if a < b { 0.0 } else { 0.5 }
+        score_from_points(self.points)
     }
 }
 
