@@ -15,7 +15,7 @@ fn uct_beats_random_through_the_protocol_without_faults() {
     let dir = temp_dir("uct");
     let path = dir.join("games.jsonl");
     let out = run(
-        &["judge", "connect4", "--p0", "uct", "--p1", "random", "--games", "4", "--parallel", "2", "--records", path.to_str().unwrap()],
+        &["judge", "connect4", "--p0", "uct", "--p1", "random", "--games", "4", "--parallel", "1", "--records", path.to_str().unwrap()],
         "",
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
