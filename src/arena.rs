@@ -69,7 +69,7 @@ fn with_book<G: Classic>(player: PlayerSpec, path: Option<&Path>) -> Result<Play
     Ok(PlayerSpec::Booked { book: Arc::new(read_book::<G>(path)?), player: Box::new(player) })
 }
 
-fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
+pub fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
     Ok(match spec {
         "classic" if !G::has_classic_bot() => bail!("{} has no classic bot", G::NAME),
         "classic" => PlayerSpec::Classic,

@@ -1,13 +1,16 @@
 //! `cupzero league`: a pool of players, games between them through the contest's referee on
-//! its clock, ratings over every game (selfplay::league).
+//! its clock (or in-process when both play at a budget), ratings over every game, a sequential
+//! test per pairing (selfplay::league).
 
 use crate::judge::{default_parallel, play_command, referee};
 use crate::GameName;
 use anyhow::{bail, Result};
+use bots::classic::Classic;
 use clap::Args;
+use selfplay::arena::{play_seeded, MoveLimit, PlayerSpec, RandomOpening, Sprt};
 use selfplay::judge::process::PlayerCommand;
 use selfplay::judge::{run_judge, JudgeConfig};
-use selfplay::league::{fit_ratings, next_games, ratings_svg, report, LeagueGame, PlayerKind, Pool, Results};
+use selfplay::league::{fit_ratings, next_games, ratings_svg, report, sprt_report, undecided, LeagueGame, PlayerKind, Pool, Results};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -26,6 +29,12 @@ pub struct LeagueArgs {
     /// Play only this player against the others (a gauntlet) instead of a round robin.
     #[arg(long)]
     pub gauntlet: Option<String>,
+    /// Stop each pairing as soon as a sequential test decides between "the first player is at
+    /// most ELO0 stronger" and "at least ELO1" (alpha = beta = 0.05, pentanomial over the
+    /// pairing's seed-paired games); `--games` is then the most a pairing plays. With
+    /// `--gauntlet NEW`, the first player of every pairing is NEW.
+    #[arg(long, value_parser = Sprt::parse)]
+    pub sprt: Option<Sprt>,
     /// Games per pairing (default: the pool's `games_per_pairing`).
     #[arg(long)]
     pub games: Option<usize>,
@@ -43,6 +52,28 @@ pub struct LeagueArgs {
     pub report_only: bool,
 }
 
+/// How a player of the pool plays: always as a program through the referee (a budget player
+/// runs as `cupzero play ... --playouts N`), and in-process when it has a budget.
+struct Player {
+    program: PlayerCommand,
+    in_process: Option<(PlayerSpec, u64)>,
+}
+
+fn pool_player<G: Classic>(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64, pool_dir: &Path) -> Result<Player> {
+    let program = player_program(kind, name, game, time_scale, pool_dir)?;
+    let in_process = match (kind, kind.budget()) {
+        (_, None) => None,
+        (PlayerKind::Builtin { engine, .. }, Some(budget)) => Some((crate::arena::player::<G>(engine, None)?, budget)),
+        (PlayerKind::Net { path, .. }, Some(budget)) => {
+            let path = pool_dir.join(path);
+            let spec = crate::arena::player::<G>(&path.to_string_lossy(), None).map_err(|e| anyhow::anyhow!("player {name:?}: {e:#}"))?;
+            Some((spec, budget))
+        }
+        (PlayerKind::Command(_), Some(_)) => unreachable!("the pool refuses a budget for a program"),
+    };
+    Ok(Player { program, in_process })
+}
+
 /// The program that plays `name` from the pool, checked to exist.
 fn player_program(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64, pool_dir: &Path) -> Result<PlayerCommand> {
     match kind {
@@ -54,12 +85,18 @@ fn player_program(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64
             }
             play_command(name, game, time_scale, &args)
         }
-        PlayerKind::Net(path) => {
+        PlayerKind::Net { path, playouts } => {
             let path = pool_dir.join(path);
             if !path.is_file() {
                 bail!("player {name:?}: no net at {}", path.display());
             }
-            play_command(name, game, time_scale, &["--engine", "net", "--weights", &path.to_string_lossy()])
+            let path = path.to_string_lossy();
+            let budget = playouts.map(|p| p.to_string());
+            let mut args = vec!["--engine", "net", "--weights", &path];
+            if let Some(b) = &budget {
+                args.extend(["--playouts", b.as_str()]);
+            }
+            play_command(name, game, time_scale, &args)
         }
         PlayerKind::Command(command) => {
             let program = command.split_whitespace().next().unwrap_or("");
@@ -77,6 +114,16 @@ fn player_program(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64
 }
 
 pub fn run(args: LeagueArgs) -> Result<()> {
+    match args.game {
+        GameName::Connect4 => run_game::<bots::connect4::Connect4>(args),
+        GameName::G6561 => run_game::<bots::game6561::Game6561>(args),
+        GameName::Blackhole => run_game::<bots::blackhole::BlackHole>(args),
+        GameName::Zuniq => run_game::<bots::zuniq::Zuniq>(args),
+        GameName::Qttt => run_game::<bots::qttt::Qttt>(args),
+    }
+}
+
+fn run_game<G: Classic>(args: LeagueArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.pool).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
     let pool = Pool::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
     if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
@@ -90,9 +137,9 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     let pairings = pool.pairings(args.gauntlet.as_deref()).map_err(anyhow::Error::msg)?;
     // Every program is checked before anything is written.
     let pool_dir = args.pool.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let mut programs = BTreeMap::new();
+    let mut players = BTreeMap::new();
     for p in pool.active() {
-        programs.insert(p.name.clone(), player_program(&p.kind().map_err(anyhow::Error::msg)?, &p.name, args.game, args.time_scale, &pool_dir)?);
+        players.insert(p.name.clone(), pool_player::<G>(&p.kind().map_err(anyhow::Error::msg)?, &p.name, args.game, args.time_scale, &pool_dir)?);
     }
     let results_path = args.results.clone().unwrap_or_else(|| args.pool.with_extension("results.jsonl"));
     let (mut results, warning) = Results::open(&results_path).map_err(anyhow::Error::msg)?;
@@ -103,9 +150,17 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     if !args.report_only {
         let referee = referee(args.game);
         // Game `game` of pairing (a, b): pair game / 2 on seed + game / 2, a in seat game % 2.
-        let play = |a: &str, b: &str, game: usize| -> Result<selfplay::judge::GameRecord, String> {
+        let play = |a: &str, b: &str, game: usize| -> Result<LeagueGame, String> {
+            let seed = args.seed.wrapping_add(game as u64 / 2);
+            if let (Some((spec_a, budget_a)), Some((spec_b, budget_b))) = (&players[a].in_process, &players[b].in_process) {
+                // Both at a budget: in-process, the same seed and opening for both games of a pair.
+                let opening = RandomOpening { plies: pool.opening_plies, seed: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) };
+                let played = play_seeded::<G>(&[spec_a.clone(), spec_b.clone()], &[MoveLimit::Playouts(*budget_a), MoveLimit::Playouts(*budget_b)], seed, game % 2, opening, game);
+                let end = format!("in-process, {} and {} playouts a move", budget_a, budget_b);
+                return Ok(LeagueGame { a: a.into(), b: b.into(), game, seed, points: played.points, end, fault: None });
+            }
             let config = JudgeConfig {
-                players: [programs[a].clone(), programs[b].clone()],
+                players: [players[a].program.clone(), players[b].program.clone()],
                 games: 1,
                 parallel: 1,
                 time_scale: args.time_scale,
@@ -119,9 +174,11 @@ pub fn run(args: LeagueArgs) -> Result<()> {
             };
             let mut played = None;
             run_judge(referee, &config, &mut |record, _| played = Some(record.clone())).map_err(|e| e.to_string())?;
-            played.ok_or_else(|| "the judge returned no game".to_string())
+            let record = played.ok_or_else(|| "the judge returned no game".to_string())?;
+            let fault = record.fault.as_ref().map(|f| format!("{} {:?}: {}", if f.player == "A" { a } else { b }, f.fault.kind, f.fault.detail));
+            Ok(LeagueGame { a: a.into(), b: b.into(), game: record.game, seed: record.seed, points: record.points, end: record.end, fault })
         };
-        while let Some(batch) = next_games(&results, &pairings, games) {
+        while let Some(batch) = next_games(&results, &undecided(&results, &pairings, args.sprt.as_ref()), games) {
             let mut failure = None;
             selfplay::parallel::run_games(
                 batch.len(),
@@ -129,10 +186,9 @@ pub fn run(args: LeagueArgs) -> Result<()> {
                 |i| (i, play(&batch[i].0, &batch[i].1, batch[i].2)),
                 |(i, outcome)| {
                     let (a, b, _) = &batch[i];
-                    let appended = outcome.and_then(|record| {
-                        let fault = record.fault.as_ref().map(|f| format!("{} {:?}: {}", if f.player == "A" { a } else { b }, f.fault.kind, f.fault.detail));
-                        eprintln!("{a} vs {b}, game {}: {} - {}{}", record.game, record.points[0], record.points[1], fault.as_ref().map_or(String::new(), |f| format!(" ({f})")));
-                        results.append(LeagueGame { a: a.clone(), b: b.clone(), game: record.game, seed: record.seed, points: record.points, end: record.end, fault })
+                    let appended = outcome.and_then(|played| {
+                        eprintln!("{a} vs {b}, game {}: {} - {}{}", played.game, played.points[0], played.points[1], played.fault.as_ref().map_or(String::new(), |f| format!(" ({f})")));
+                        results.append(played)
                     });
                     if let Err(e) = appended {
                         failure.get_or_insert(e);
@@ -147,6 +203,9 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     }
     let ratings = fit_ratings(&results.games);
     print!("{}", report(&ratings, &results.games, &retired));
+    if let Some(test) = &args.sprt {
+        print!("{}", sprt_report(&results.games, &pairings, test));
+    }
     let svg_path = results_path.with_extension("svg");
     bots::tools::write_atomically(&svg_path, ratings_svg(&ratings).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
     println!("results: {}\nchart: {}", results_path.display(), svg_path.display());

@@ -8,11 +8,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Three quick players: two built-in bots at small budgets and the random one.
+/// Three quick players: the built-in UCT bot on the clock (a program through the referee),
+/// and two at budgets (in-process against each other, programs against the clock player).
 const POOL: &str = "games_per_pairing = 4\n\
-[[player]]\nname = \"uct-200\"\nbuiltin = \"uct\"\nplayouts = 200\n\
+[[player]]\nname = \"uct-clock\"\nbuiltin = \"uct\"\n\
 [[player]]\nname = \"uct-20\"\nbuiltin = \"uct\"\nplayouts = 20\n\
-[[player]]\nname = \"random\"\nbuiltin = \"random\"\n";
+[[player]]\nname = \"random\"\nbuiltin = \"random\"\nplayouts = 1\n";
 
 fn games_in(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path).unwrap_or_default().lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
@@ -63,7 +64,7 @@ fn a_league_killed_mid_run_resumes_without_losing_or_repeating_a_game() {
     assert!((4..12).contains(&before), "killed after {before} of 12 games");
     // A line cut short by the kill is dropped and its game played again.
     let mut text = std::fs::read_to_string(&results).unwrap();
-    text.push_str("{\"a\":\"uct-200\",\"b\":\"ra");
+    text.push_str("{\"a\":\"uct-clock\",\"b\":\"ra");
     std::fs::write(&results, text).unwrap();
 
     let out = run(&args, "");
@@ -82,13 +83,44 @@ fn a_league_killed_mid_run_resumes_without_losing_or_repeating_a_game() {
     for g in &games {
         assert_eq!(g["seed"].as_u64().unwrap(), 1 + g["game"].as_u64().unwrap() / 2);
     }
-    for name in ["uct-200", "uct-20", "random"] {
+    // Budget players meet in-process; against the clock player, through the referee.
+    for g in &games {
+        let in_process = g["end"].as_str().unwrap().starts_with("in-process");
+        assert_eq!(in_process, g["a"] == "uct-20" && g["b"] == "random", "{g}");
+    }
+    for name in ["uct-clock", "uct-20", "random"] {
         assert!(stdout.lines().any(|l| l.contains(name) && l.contains('±')), "{name} rated: {stdout}");
     }
-    assert!(stdout.contains("uct-200 vs uct-20: 4 games"), "{stdout}");
+    assert!(stdout.contains("uct-clock vs uct-20: 4 games"), "{stdout}");
     assert!(std::fs::read_to_string(results.with_extension("svg")).unwrap().starts_with("<svg"));
     // Run again: nothing left to play, the same report.
     let again = run(&args, "");
     assert_eq!(games_in(&results).len(), 12);
     assert_eq!(String::from_utf8_lossy(&again.stdout), stdout);
+}
+
+/// A gauntlet under a sequential test: the shipped net at a budget, in-process, stops each
+/// pairing once the test decides, and says so.
+#[test]
+fn a_gauntlet_with_a_sequential_test_stops_each_pairing_when_it_is_decided() {
+    let dir = temp_dir("gauntlet");
+    let net = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/connect4/net.czw");
+    let pool = dir.join("pool.toml");
+    let text = format!(
+        "games_per_pairing = 100\nopening_plies = 2\n\
+         [[player]]\nname = \"net\"\nnet = {net:?}\nplayouts = 40\n\
+         [[player]]\nname = \"random\"\nbuiltin = \"random\"\nplayouts = 1\n\
+         [[player]]\nname = \"uct-10\"\nbuiltin = \"uct\"\nplayouts = 10\n"
+    );
+    std::fs::write(&pool, text).unwrap();
+    let out = run(&["league", "connect4", "--pool", pool.to_str().unwrap(), "--gauntlet", "net", "--sprt", "0,200"], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("SPRT(0, 200) net vs random: H1 accepted"), "{stdout}");
+    let games = games_in(&dir.join("pool.results.jsonl"));
+    for opponent in ["random", "uct-10"] {
+        let played = games.iter().filter(|g| g["b"] == opponent).count();
+        assert!((4..100).contains(&played), "{played} games against {opponent}");
+    }
+    assert!(games.iter().all(|g| g["a"] == "net" && g["end"].as_str().unwrap().starts_with("in-process")), "{games:?}");
 }

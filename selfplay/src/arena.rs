@@ -115,25 +115,37 @@ pub struct ArenaGame {
 }
 
 fn play_game<G: Classic>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: usize) -> ArenaGame {
-    let a_seat = game % 2;
-    let seed = config.seed.wrapping_add(game as u64);
+    let opening = RandomOpening { plies: config.random_opening, seed: config.seed ^ (game as u64 / 2).wrapping_mul(0x9E37_79B9_7F4A_7C15) };
+    play_seeded::<G>(players, &config.limits, config.seed.wrapping_add(game as u64), game % 2, opening, game)
+}
+
+/// Actions played uniformly at random before the players take over.
+#[derive(Clone, Copy, Debug)]
+pub struct RandomOpening {
+    pub plies: usize,
+    pub seed: u64,
+}
+
+/// One game in-process: `seed` sets up the game and seeds the players, A sits in `a_seat`,
+/// `opening` plays the first plies; `game` only labels the result.
+pub fn play_seeded<G: Classic>(players: &[PlayerSpec; 2], limits: &[MoveLimit; 2], seed: u64, a_seat: usize, opening: RandomOpening, game: usize) -> ArenaGame {
     // seats[s] = index (0 = A, 1 = B) of the player in seat s
     let seats = if a_seat == 0 { [0, 1] } else { [1, 0] };
-    let playouts_of = |p: usize| match config.limits[p] {
+    let playouts_of = |p: usize| match limits[p] {
         MoveLimit::Playouts(n) => Some(n),
         MoveLimit::Time(_) => None,
     };
     let mut agents: Vec<Box<dyn Agent<G>>> =
         seats.iter().map(|&p| players[p].agent::<G>(seed.wrapping_mul(31).wrapping_add(p as u64), playouts_of(p))).collect();
     let mut state = G::new_game(&mut Rng::new(seed));
-    let mut opening = Rng::new(config.seed ^ (game as u64 / 2).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut opening_rng = Rng::new(opening.seed);
     let mut legal = bots::game::ActionList::new();
-    for _ in 0..config.random_opening {
+    for _ in 0..opening.plies {
         if state.is_terminal() {
             break;
         }
         state.legal_actions(&mut legal);
-        let action = legal[opening.below(legal.len())];
+        let action = legal[opening_rng.below(legal.len())];
         for agent in agents.iter_mut() {
             agent.observe(action);
         }
@@ -143,7 +155,7 @@ fn play_game<G: Classic>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: 
     while !state.is_terminal() {
         let seat = state.to_move();
         let player = seats[seat];
-        let deadline = match config.limits[player] {
+        let deadline = match limits[player] {
             MoveLimit::Time(d) => Some(Instant::now() + d),
             MoveLimit::Playouts(_) => None,
         };

@@ -2,7 +2,9 @@
 //! kept in a results file that only grows, and ratings fitted over all its games.
 //!
 //! - The pool file (TOML) names the players; players can be added or marked `retired` (they
-//!   play no more games, their games still count) in a league that already has games.
+//!   play no more games, their games still count) in a league that already has games. A
+//!   builtin or net plays on the clock, or at a budget of playouts a move; two budget players
+//!   meet in-process (the caller plays those games).
 //! - Results go to a JSON-lines file, one game a line, written and flushed as each game ends:
 //!   a league killed at any moment loses at most the games in progress, and a line cut short
 //!   by the kill is dropped (with one warning) and its game played again.
@@ -10,7 +12,10 @@
 //!   maximum likelihood over every game (Hunter's MM iterations), centred on the pool's mean,
 //!   with 95% intervals from the Fisher information, as BayesElo and Ordo report them. One
 //!   virtual draw per pairing that has played keeps an unbeaten player's rating finite.
+//! - A sequential test per pairing (`pairing_sprt`, the pentanomial SPRT of `judge`) takes a
+//!   decided pairing off the schedule; it is worked out from the results file, so it resumes.
 
+use crate::sprt::{Decision, PairedScores, Sprt};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -23,9 +28,10 @@ pub struct PlayerEntry {
     pub name: String,
     /// A built-in bot: `classic`, `uct` or `random`.
     pub builtin: Option<String>,
-    /// Its budget a move (playouts, or nodes for an alpha-beta classic bot); absent: the clock.
+    /// Its budget a move (playouts, or nodes for an alpha-beta classic bot); absent: the
+    /// clock. Two players with budgets play each other in-process, without the referee.
     pub playouts: Option<u64>,
-    /// A net (.czw), played by the exported bot's code on the clock.
+    /// A net (.czw): the exported bot's search on the clock, or at `playouts` a move.
     pub net: Option<PathBuf>,
     /// Any program speaking the contest protocol, run by the shell.
     pub command: Option<String>,
@@ -38,8 +44,18 @@ pub struct PlayerEntry {
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerKind {
     Builtin { engine: String, playouts: Option<u64> },
-    Net(PathBuf),
+    Net { path: PathBuf, playouts: Option<u64> },
     Command(String),
+}
+
+impl PlayerKind {
+    /// Playouts a move, for a player that plays at a budget instead of on the clock.
+    pub fn budget(&self) -> Option<u64> {
+        match self {
+            PlayerKind::Builtin { playouts, .. } | PlayerKind::Net { playouts, .. } => *playouts,
+            PlayerKind::Command(_) => None,
+        }
+    }
 }
 
 impl PlayerEntry {
@@ -52,9 +68,10 @@ impl PlayerEntry {
                 }
                 Ok(PlayerKind::Builtin { engine: engine.clone(), playouts: self.playouts })
             }
-            (None, Some(net), None) if self.playouts.is_none() => Ok(PlayerKind::Net(net.clone())),
+            _ if self.playouts == Some(0) => Err(format!("player {who:?}: playouts must be at least 1")),
+            (None, Some(net), None) => Ok(PlayerKind::Net { path: net.clone(), playouts: self.playouts }),
             (None, None, Some(command)) if self.playouts.is_none() => Ok(PlayerKind::Command(command.clone())),
-            (None, Some(_), None) | (None, None, Some(_)) => Err(format!("player {who:?}: playouts goes with a builtin player (nets and programs play on the clock)")),
+            (None, None, Some(_)) => Err(format!("player {who:?}: a program plays on the clock (playouts goes with builtin and net players)")),
             _ => Err(format!("player {who:?}: give exactly one of builtin, net or command")),
         }
     }
@@ -67,6 +84,10 @@ pub struct Pool {
     /// Games per pairing (in pairs: the same opening with the seats swapped).
     #[serde(default = "default_games")]
     pub games_per_pairing: usize,
+    /// Random plies that open each game two players with budgets play in-process (the same for
+    /// both games of a pair): players that search a fixed budget repeat one game otherwise.
+    #[serde(default)]
+    pub opening_plies: usize,
     #[serde(rename = "player")]
     pub players: Vec<PlayerEntry>,
 }
@@ -215,6 +236,39 @@ pub fn next_games(results: &Results, pairings: &[(String, String)], games: usize
         }
     }
     None
+}
+
+/// A pairing's sequential test: its pairs' mean scores (for `a`), the log-likelihood ratio and
+/// the decision so far. Pairs are games 2k and 2k + 1 (one seed, seats swapped).
+pub fn pairing_sprt(games: &[LeagueGame], a: &str, b: &str, test: &Sprt) -> (usize, f64, Option<Decision>) {
+    let mut paired = PairedScores::default();
+    let mut played: Vec<&LeagueGame> = games.iter().filter(|g| g.a == a && g.b == b).collect();
+    played.sort_by_key(|g| g.game);
+    for g in played {
+        paired.add(g.game, g.score());
+    }
+    (paired.pairs.len(), test.llr(&paired.pairs), test.decide(&paired.pairs))
+}
+
+/// The pairings whose sequential test has not decided yet (all of them without a test).
+pub fn undecided(results: &Results, pairings: &[(String, String)], test: Option<&Sprt>) -> Vec<(String, String)> {
+    pairings.iter().filter(|(a, b)| test.is_none_or(|t| pairing_sprt(&results.games, a, b, t).2.is_none())).cloned().collect()
+}
+
+/// One line per pairing: the test's decision, pairs, and log-likelihood ratio.
+pub fn sprt_report(games: &[LeagueGame], pairings: &[(String, String)], test: &Sprt) -> String {
+    let (lower, upper) = test.bounds();
+    let mut out = String::new();
+    for (a, b) in pairings {
+        let (pairs, llr, decision) = pairing_sprt(games, a, b, test);
+        let verdict = match decision {
+            Some(Decision::H1) => format!("H1 accepted ({a} is at least {:+} Elo stronger)", test.elo1),
+            Some(Decision::H0) => format!("H0 accepted ({a} is at most {:+} Elo stronger)", test.elo0),
+            None => "no decision yet".to_string(),
+        };
+        out += &format!("SPRT({}, {}) {a} vs {b}: {verdict} after {pairs} pairs, LLR {llr:.2} (bounds {lower:.2}..{upper:.2})\n", test.elo0, test.elo1);
+    }
+    out
 }
 
 /// A player's fitted rating.
@@ -470,6 +524,10 @@ mod tests {
     fn pool_files_are_checked() {
         let ok = "games_per_pairing = 4\n[[player]]\nname = \"net\"\nnet = \"x.czw\"\n[[player]]\nname = \"uct\"\nbuiltin = \"uct\"\nplayouts = 100\n[[player]]\nname = \"old\"\ncommand = \"./old\"\nretired = true\n";
         let pool = Pool::parse(ok).unwrap();
+        assert_eq!(pool.players[0].kind().unwrap().budget(), None, "a net without playouts plays on the clock");
+        assert_eq!(pool.players[1].kind().unwrap().budget(), Some(100));
+        let budget_net = Pool::parse(&ok.replace("x.czw\"", "x.czw\"\nplayouts = 800")).unwrap();
+        assert_eq!(budget_net.players[0].kind().unwrap(), PlayerKind::Net { path: "x.czw".into(), playouts: Some(800) });
         assert_eq!(pool.pairings(None).unwrap(), vec![("net".to_string(), "uct".to_string())]);
         assert_eq!(pool.pairings(Some("uct")).unwrap(), vec![("uct".to_string(), "net".to_string())]);
         assert!(pool.pairings(Some("nobody")).unwrap_err().contains("no player"));
@@ -481,6 +539,8 @@ mod tests {
             ("[[player]]\nname = \"a\"\nbuiltin = \"uct\"\nnet = \"x\"\n[[player]]\nname = \"b\"\nbuiltin = \"uct\"\n", "exactly one"),
             ("[[player]]\nname = \"a\"\nbuiltin = \"uct\"\ncolour = 1\n", "unknown field"),
             ("[[player]]\nname = \"a b\"\nbuiltin = \"uct\"\n", "player name"),
+            ("[[player]]\nname = \"a\"\ncommand = \"./a\"\nplayouts = 5\n[[player]]\nname = \"b\"\nbuiltin = \"uct\"\n", "plays on the clock"),
+            ("[[player]]\nname = \"a\"\nnet = \"a.czw\"\nplayouts = 0\n[[player]]\nname = \"b\"\nbuiltin = \"uct\"\n", "at least 1"),
         ] {
             let err = Pool::parse(bad).unwrap_err();
             assert!(err.contains(why) && !err.contains('\n'), "{bad}: {err}");
@@ -510,5 +570,23 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1, "the torn line is cut off the file");
         std::fs::write(&path, "garbage\n{}\n").unwrap();
         assert!(Results::open(&path).err().unwrap().contains("line 1"));
+    }
+
+    /// A pairing's test decides from its own games only, and a decided pairing leaves the schedule.
+    #[test]
+    fn a_decided_pairing_stops_and_the_others_play_on() {
+        let test = Sprt { elo0: 0.0, elo1: 100.0, alpha: 0.05, beta: 0.05 };
+        let mut games: Vec<LeagueGame> = (0..40).map(|g| game("new", "weak", g, 1.0)).collect();
+        // Against "even", pairs alternate won and lost: no decision after 4 pairs.
+        games.extend((0..8).map(|g| game("new", "even", g, if (g / 2) % 2 == 0 { 1.0 } else { 0.0 })));
+        let (pairs, llr, decision) = pairing_sprt(&games, "new", "weak", &test);
+        assert_eq!((pairs, decision), (20, Some(Decision::H1)), "LLR {llr}");
+        assert_eq!(pairing_sprt(&games, "new", "even", &test).2, None);
+        let results = Results { path: PathBuf::from("unused"), games };
+        let pairings = vec![("new".to_string(), "weak".to_string()), ("new".to_string(), "even".to_string())];
+        assert_eq!(undecided(&results, &pairings, Some(&test)), vec![("new".to_string(), "even".to_string())]);
+        assert_eq!(undecided(&results, &pairings, None), pairings);
+        let text = sprt_report(&results.games, &pairings, &test);
+        assert!(text.contains("new vs weak: H1 accepted") && text.contains("new vs even: no decision yet"), "{text}");
     }
 }
