@@ -113,6 +113,22 @@ fn a_killed_run_resumes_where_it_stopped() {
     let checkpoints: Vec<_> = std::fs::read_dir(&run_dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().starts_with("checkpoint-")).collect();
     assert_eq!(checkpoints.len(), 1);
 
+    // A changed digit in state.json or in a metrics line still reads as JSON: its checksum
+    // refuses the resume with one line.
+    let changes = [
+        ("state.json", format!("\"iteration\": {target}"), format!("\"iteration\": {}", target + 10)),
+        ("metrics.jsonl", "\"iteration\":2,".to_string(), "\"iteration\":9,".to_string()),
+    ];
+    for (file, from, to) in changes {
+        let path = run_dir.join(file);
+        let good = std::fs::read_to_string(&path).unwrap();
+        assert!(good.contains(&from), "{file}: {good}");
+        std::fs::write(&path, good.replacen(&from, &to, 1)).unwrap();
+        let out = run(&["train", "connect4", "--run-dir", run_dir.to_str().unwrap(), "--iterations", &target.to_string()], "");
+        common::assert_clean_error(&out, "checksum mismatch");
+        std::fs::write(&path, good).unwrap();
+    }
+
     // A different configuration for the same run directory is refused with one clear line.
     let other = dir.join("other.toml");
     std::fs::write(&other, TINY.replace("hidden = [64]", "hidden = [32]")).unwrap();

@@ -186,7 +186,10 @@ impl RunDir {
     fn read_state(&self) -> Result<Option<RunState>, TrainError> {
         let path = self.path("state.json");
         match std::fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| file_error(&path, e)),
+            Ok(text) => {
+                let json = unseal_json(&text).map_err(|why| file_error(&path, why))?;
+                serde_json::from_str(&json).map(Some).map_err(|e| file_error(&path, e))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(file_error(&path, e)),
         }
@@ -202,6 +205,32 @@ impl RunDir {
 pub fn load_weights<G: Game>(path: &Path) -> Result<Mlp, TrainError> {
     let bytes = std::fs::read(path).map_err(|e| file_error(path, e))?;
     Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(path, e))
+}
+
+/// The key that seals a JSON object (`state.json`, each line of `metrics.jsonl`): the FNV-1a
+/// checksum of the object's text without it, as its last member, so that a changed byte is
+/// found out even where the text still reads as JSON.
+const SEAL_KEY: &str = ",\"fnv1a64\":\"";
+
+/// `json` (one object) with its checksum as the last member.
+fn seal_json(json: &str) -> String {
+    let sum = bots::nn::fnv1a64(json.as_bytes());
+    let body = json.trim_end().strip_suffix('}').expect("a JSON object");
+    format!("{body}{SEAL_KEY}{sum:016x}\"}}")
+}
+
+/// The object's text as it was sealed, or why it cannot be trusted. Text without a seal
+/// (written by an older cupzero) is returned as it is.
+fn unseal_json(text: &str) -> Result<String, String> {
+    let text = text.trim_end();
+    let Some(at) = text.rfind(SEAL_KEY) else { return Ok(text.to_string()) };
+    let rest = &text[at + SEAL_KEY.len()..];
+    let stored = rest.strip_suffix("\"}").and_then(|hex| u64::from_str_radix(hex, 16).ok()).ok_or("its checksum does not read")?;
+    let json = format!("{}}}", &text[..at]);
+    if stored != bots::nn::fnv1a64(json.as_bytes()) {
+        return Err("checksum mismatch (the file was changed or damaged)".into());
+    }
+    Ok(json)
 }
 
 /// The last line of a games file: the FNV-1a checksum of everything before it, so that a file
@@ -593,7 +622,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         history.push(metrics.clone());
         write_metrics(&dir, &history)?;
         state.remote_seen = seen.clone();
-        dir.write("state.json", serde_json::to_string_pretty(&state).expect("state serialises").as_bytes())?;
+        dir.write("state.json", seal_json(&serde_json::to_string_pretty(&state).expect("state serialises")).as_bytes())?;
         // The iteration's games are saved: their batches can leave the stream.
         if let Some(link) = &mut link {
             link.acknowledge().map_err(remote_error)?;
@@ -647,11 +676,17 @@ fn progress_bar(show: bool, len: u64, label: &str) -> ProgressBar {
     bar
 }
 
+/// The metrics of iterations up to `up_to`; a damaged line (a changed byte, found by its
+/// checksum) refuses the resume with one line rather than plot or resume from wrong figures.
 fn read_metrics(path: &Path, up_to: u64) -> Result<Vec<IterationMetrics>, TrainError> {
     match std::fs::read_to_string(path) {
         Ok(text) => text
             .lines()
-            .map(|l| serde_json::from_str::<IterationMetrics>(l).map_err(|e| file_error(path, e)))
+            .enumerate()
+            .map(|(i, l)| {
+                let json = unseal_json(l).map_err(|why| file_error(path, format!("line {}: {why}", i + 1)))?;
+                serde_json::from_str::<IterationMetrics>(&json).map_err(|e| file_error(path, format!("line {}: {e}", i + 1)))
+            })
             .filter(|m| m.as_ref().map_or(true, |m| m.iteration <= up_to))
             .collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
@@ -663,7 +698,7 @@ fn write_metrics(dir: &RunDir, history: &[IterationMetrics]) -> Result<(), Train
     let mut jsonl = String::new();
     let mut csv = format!("{CSV_HEADER}\n");
     for m in history {
-        jsonl.push_str(&serde_json::to_string(m).expect("metrics serialise"));
+        jsonl.push_str(&seal_json(&serde_json::to_string(m).expect("metrics serialise")));
         jsonl.push('\n');
         csv.push_str(&m.csv_row());
         csv.push('\n');
@@ -721,5 +756,25 @@ mod tests {
             let why = read_games(&path).expect_err(what);
             assert!(!why.contains('\n') && why.starts_with(&path.display().to_string()), "{what}: {why}");
         }
+    }
+
+    /// `state.json` and each `metrics.jsonl` line carry their checksum: a changed digit, which
+    /// still reads as JSON, is refused; text from before the seal still reads.
+    #[test]
+    fn sealed_json_finds_a_changed_digit() {
+        let state = RunState { game: "connect4".into(), iteration: 12, step: 3400, ..Default::default() };
+        let json = serde_json::to_string_pretty(&state).unwrap();
+        let sealed = seal_json(&json);
+        assert!(serde_json::from_str::<serde_json::Value>(&sealed).is_ok(), "still JSON: {sealed}");
+        assert_eq!(unseal_json(&sealed).unwrap(), json);
+        assert_eq!(unseal_json(&format!("{sealed}\n")).unwrap(), json, "a final newline is no damage");
+        assert_eq!(unseal_json(&json).unwrap(), json, "unsealed text from an older cupzero");
+        let changed = sealed.replace("3400", "3401");
+        assert!(unseal_json(&changed).unwrap_err().contains("checksum mismatch"));
+        let bad_sum = sealed.replace(SEAL_KEY, ",\"fnv1a64\":\"zz");
+        assert!(unseal_json(&bad_sum).is_err());
+        let line = seal_json(r#"{"iteration":4,"loss":0.5}"#);
+        assert_eq!(unseal_json(&line).unwrap(), r#"{"iteration":4,"loss":0.5}"#);
+        assert!(unseal_json(&line.replace("0.5", "0.6")).is_err());
     }
 }
