@@ -242,9 +242,7 @@ pub fn next_games(results: &Results, pairings: &[(String, String)], games: usize
 /// the decision so far. Pairs are games 2k and 2k + 1 (one seed, seats swapped).
 pub fn pairing_sprt(games: &[LeagueGame], a: &str, b: &str, test: &Sprt) -> (usize, f64, Option<Decision>) {
     let mut paired = PairedScores::default();
-    let mut played: Vec<&LeagueGame> = games.iter().filter(|g| g.a == a && g.b == b).collect();
-    played.sort_by_key(|g| g.game);
-    for g in played {
+    for g in games.iter().filter(|g| g.a == a && g.b == b) {
         paired.add(g.game, g.score());
     }
     (paired.pairs.len(), test.llr(&paired.pairs), test.decide(&paired.pairs))
@@ -257,16 +255,11 @@ pub fn undecided(results: &Results, pairings: &[(String, String)], test: Option<
 
 /// One line per pairing: the test's decision, pairs, and log-likelihood ratio.
 pub fn sprt_report(games: &[LeagueGame], pairings: &[(String, String)], test: &Sprt) -> String {
-    let (lower, upper) = test.bounds();
     let mut out = String::new();
     for (a, b) in pairings {
         let (pairs, llr, decision) = pairing_sprt(games, a, b, test);
-        let verdict = match decision {
-            Some(Decision::H1) => format!("H1 accepted ({a} is at least {:+} Elo stronger)", test.elo1),
-            Some(Decision::H0) => format!("H0 accepted ({a} is at most {:+} Elo stronger)", test.elo0),
-            None => "no decision yet".to_string(),
-        };
-        out += &format!("SPRT({}, {}) {a} vs {b}: {verdict} after {pairs} pairs, LLR {llr:.2} (bounds {lower:.2}..{upper:.2})\n", test.elo0, test.elo1);
+        out += &test.status_line(&format!(" {a} vs {b}"), a, pairs, llr, decision);
+        out.push('\n');
     }
     out
 }

@@ -95,6 +95,18 @@ impl Sprt {
         self.decision(self.llr_games(s))
     }
 
+    /// The test's state in words: `SPRT(ELO0, ELO1)`, then `label`, then the verdict for
+    /// `first` (the player tested), the pairs, the log-likelihood ratio and its bounds.
+    pub fn status_line(&self, label: &str, first: &str, pairs: usize, llr: f64, decision: Option<Decision>) -> String {
+        let verdict = match decision {
+            Some(Decision::H1) => format!("H1 accepted ({first} is at least {:+} Elo stronger)", self.elo1),
+            Some(Decision::H0) => format!("H0 accepted ({first} is at most {:+} Elo stronger)", self.elo0),
+            None => "no decision yet".to_string(),
+        };
+        let (lower, upper) = self.bounds();
+        format!("SPRT({}, {}){label}: {verdict} after {pairs} pairs, LLR {llr:.2} (bounds {lower:.2}..{upper:.2})", self.elo0, self.elo1)
+    }
+
     fn decision(&self, llr: f64) -> Option<Decision> {
         let (lower, upper) = self.bounds();
         if llr >= upper {

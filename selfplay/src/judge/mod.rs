@@ -261,15 +261,7 @@ impl JudgeSummary {
             self.all_games_time_ms[1] / self.games.max(1) as u64,
             self.most_game_time_ms[0],
             self.most_game_time_ms[1],
-        ) + &self.sprt.as_ref().map_or(String::new(), |t| {
-            let verdict = match t.decision {
-                Some(Decision::H1) => format!("H1 accepted (A is at least {:+} Elo stronger)", t.test.elo1),
-                Some(Decision::H0) => format!("H0 accepted (A is at most {:+} Elo stronger)", t.test.elo0),
-                None => "no decision yet".to_string(),
-            };
-            let (lower, upper) = t.test.bounds();
-            format!("\nSPRT({}, {}): {verdict} after {} pairs, LLR {:.2} (bounds {lower:.2}..{upper:.2})", t.test.elo0, t.test.elo1, t.pairs, t.llr)
-        })
+        ) + &self.sprt.as_ref().map_or(String::new(), |t| format!("\n{}", t.test.status_line("", "A", t.pairs, t.llr, t.decision)))
     }
 }
 
