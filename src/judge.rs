@@ -51,6 +51,11 @@ pub struct JudgeArgs {
     /// Print a line per finished game.
     #[arg(long)]
     pub verbose: bool,
+    /// Play nothing: report the games in these records files as one match (several runs of
+    /// one pairing, or a killed judge's `.tmp` file), with the report of a judge that played
+    /// them all.
+    #[arg(long, value_name = "RECORDS", num_args = 1.., conflicts_with_all = ["sprt", "transcripts", "records"])]
+    pub summarize: Vec<PathBuf>,
 }
 
 /// A built-in bot runs as this very executable, so it goes through the protocol like any program.
@@ -92,6 +97,16 @@ pub fn referee(game: GameName) -> &'static dyn Referee {
 }
 
 pub fn run(args: JudgeArgs) -> Result<()> {
+    if !args.summarize.is_empty() {
+        let (summary, warnings) = judge::summarize_records(&args.summarize).map_err(anyhow::Error::msg)?;
+        for warning in warnings {
+            eprintln!("warning: {warning}");
+        }
+        let files: Vec<String> = args.summarize.iter().map(|p| p.display().to_string()).collect();
+        println!("{}", summary.report(["A of the records", "B of the records"]));
+        println!("records: {}", files.join(" "));
+        return Ok(());
+    }
     if args.games == 0 {
         bail!("--games must be at least 1");
     }

@@ -10,7 +10,7 @@ pub mod qttt;
 use crate::sprt::{Decision, PairedScores, Sprt};
 use crate::stats::MatchStats;
 use process::{Fault, FaultKind, PlayerCommand, PlayerProcess};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -71,7 +71,7 @@ pub struct SprtStatus {
     pub decision: Option<Decision>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SeatFault {
     /// `A` or `B`.
     pub player: String,
@@ -81,7 +81,7 @@ pub struct SeatFault {
 }
 
 /// One line of the records file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
     pub game: usize,
     pub seed: u64,
@@ -267,6 +267,35 @@ impl JudgeSummary {
 
 pub use bots::tools::{temp_path, write_atomically};
 
+/// The summary of finished matches from their records files, as if one judge had played every
+/// game: several matches of one pairing (on other seeds or machines) report as one. A last
+/// line cut short (a judge killed while writing) is left out with a warning; any other line
+/// that is not a record is an error naming the file and line.
+pub fn summarize_records(paths: &[PathBuf]) -> Result<(JudgeSummary, Vec<String>), String> {
+    let mut summary = JudgeSummary::default();
+    let mut warnings = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let lines: Vec<&str> = text.split_terminator('\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            let record: GameRecord = match serde_json::from_str(line) {
+                Ok(record) => record,
+                Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {
+                    warnings.push(format!("{}: left out its last line, which was cut short", path.display()));
+                    continue;
+                }
+                Err(e) => return Err(format!("{} line {}: not a game record: {e}", path.display(), i + 1)),
+            };
+            let a_seat = record.seats.iter().position(|s| s == "A").ok_or_else(|| format!("{} line {}: no seat holds player A", path.display(), i + 1))?;
+            summary.add(&record, a_seat);
+        }
+    }
+    if summary.games == 0 {
+        return Err("the records files hold no game".to_string());
+    }
+    Ok((summary, warnings))
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum JudgeError {
     #[error("{0}")]
@@ -313,7 +342,9 @@ pub fn run_judge(
                     }
                     if let (Some(file), Some(path)) = (&mut records_file, &config.records) {
                         let line = serde_json::to_string(&record).expect("records serialise");
-                        if let Err(e) = writeln!(file, "{line}") {
+                        // Flushed game by game: a judge that is killed leaves whole games in
+                        // its temporary file, which `summarize_records` still reads.
+                        if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
                             failure.get_or_insert(JudgeError::Io { path: path.clone(), source: e });
                         }
                     }
@@ -380,7 +411,59 @@ pub fn scaled(ms: u64, time_scale: f64) -> Duration {
 
 #[cfg(test)]
 mod tests {
-    use super::mean_with_half_interval;
+    use super::*;
+
+    fn record(game: usize, a_seat: usize, points: [f32; 2], fault: Option<FaultKind>) -> GameRecord {
+        let mut seats = ["A".to_string(), "B".to_string()];
+        if a_seat == 1 {
+            seats.swap(0, 1);
+        }
+        let fault = fault.map(|kind| SeatFault { player: "B".into(), seat: 1 - a_seat, fault: process::Fault { kind, detail: "late".into() } });
+        GameRecord {
+            game,
+            seed: game as u64,
+            seats,
+            actions: vec!["a1".into()],
+            scores: if a_seat == 0 { points } else { [points[1], points[0]] },
+            points,
+            end: "over".into(),
+            fault,
+            first_answer_ms: [10 + game as u64, 20],
+            slowest_later_ms: [30, 40],
+            total_answer_ms: [1000, 2000],
+            later_answers_us: [vec![1000 * (game as u32 + 1)], vec![5000]],
+        }
+    }
+
+    /// Two files of one pairing report as the judge that played all their games would, a
+    /// killed judge's torn last line is left out with a warning, and any other bad line is an
+    /// error that names its place.
+    #[test]
+    fn records_files_summarize_as_one_match() {
+        let dir = std::env::temp_dir().join(format!("cupzero-summarize-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let records = [record(0, 0, [1.0, 0.0], None), record(1, 1, [0.0, 1.0], Some(FaultKind::Timeout)), record(2, 0, [0.5, 0.5], None)];
+        let mut played = JudgeSummary::default();
+        for r in &records {
+            played.add(r, r.game % 2);
+        }
+        let line = |r: &GameRecord| serde_json::to_string(r).unwrap() + "\n";
+        let first = dir.join("first.jsonl");
+        let second = dir.join("second.jsonl.tmp");
+        std::fs::write(&first, line(&records[0]) + &line(&records[1])).unwrap();
+        let torn = line(&records[0]);
+        std::fs::write(&second, line(&records[2]) + &torn[..torn.len() / 2]).unwrap();
+        let (summary, warnings) = summarize_records(&[first.clone(), second.clone()]).unwrap();
+        assert_eq!(summary.report(["a", "b"]), played.report(["a", "b"]));
+        assert_eq!((summary.games, summary.faults[1][0], summary.by_seat[1].losses), (3, 1, 1));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        std::fs::write(&second, line(&records[2]) + "{\"game\": 3}\n" + &line(&records[0])).unwrap();
+        let error = summarize_records(&[first, second]).unwrap_err();
+        assert!(error.contains("second.jsonl.tmp line 2"), "{error}");
+        std::fs::write(dir.join("empty.jsonl"), "").unwrap();
+        assert!(summarize_records(&[dir.join("empty.jsonl")]).unwrap_err().contains("no game"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn margin_interval_is_the_normal_approximation() {

@@ -34,7 +34,7 @@ impl PlayerCommand {
 }
 
 /// Why a player lost without the rules deciding it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FaultKind {
     Timeout,
@@ -43,7 +43,7 @@ pub enum FaultKind {
     Garbled,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fault {
     pub kind: FaultKind,
     pub detail: String,
@@ -102,12 +102,19 @@ impl PlayerProcess {
     /// Starts the program. With `suspend_between_turns` it is stopped at once and runs only
     /// while the judge waits for its answer.
     pub fn spawn(command: &PlayerCommand, record: bool, suspend_between_turns: bool) -> Result<Self, String> {
-        let mut child = Command::new(&command.program)
-            .args(&command.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
+        let mut child = Command::new(&command.program);
+        child.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+        // A judge killed mid-game (a time limit, Ctrl-C) takes its programs with it: in their
+        // own process group they would miss its signal, and one stopped between turns would
+        // wait forever.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            child.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = child
             .spawn()
             .map_err(|e| format!("cannot start {:?}: {e}", command.label))?;
         let stdout = child.stdout.take().expect("piped stdout");
