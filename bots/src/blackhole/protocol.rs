@@ -34,9 +34,9 @@ pub const SOLVER_NODES: u64 = 20_000_000;
 pub const PLAN: Option<(usize, u32)> = Some((21, 1));
 /// Classic playouts mixed into each leaf's value ([`PlayoutMix`]; 0: the net's value alone),
 /// and their weight. In-process at equal playouts a move, 16 at weight 1.0 gained +0.78 points
-/// a game against the classic bot, but on the clock every leaf costs 16 playouts' time: off
-/// until a judged A/B on the clock says it pays (BENCHMARKS.md, Training throughput / Stronger
-/// nets from the same CPU, "3. Hybrid leaf evaluation").
+/// a game against the classic bot, but judged on the clock against the 2018 winner it lost
+/// 0.82 points a game (62 paired games; BENCHMARKS.md, Black Hole / Search levers on the clock
+/// against the 2018 winner): off.
 pub const LEAF_PLAYOUTS: u32 = 0;
 pub const LEAF_WEIGHT: f32 = 1.0;
 
