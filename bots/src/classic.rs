@@ -7,6 +7,7 @@
 
 use crate::agent::Agent;
 use crate::bot::{run_bot, Contest};
+use crate::game::{Action, Game, NUM_PLAYERS};
 use crate::rng::Rng;
 use crate::time::Safety;
 
@@ -21,6 +22,41 @@ pub trait Classic: Contest {
     /// Whether the game has a classic bot: what every command checks before it relies on one.
     fn has_classic_bot() -> bool {
         Self::classic_agent(0, Some(1)).is_some()
+    }
+    /// The classic bot as a teacher (teacher games in training): the same agent, which also
+    /// shows what its search knew at the root. Games without one keep the default (`None`).
+    fn classic_teacher(_seed: u64, _budget: Option<u64>) -> Option<Box<dyn Teacher<Self>>> {
+        None
+    }
+}
+
+/// An agent whose searches can be training targets.
+pub trait Teacher<G: Game>: Agent<G> {
+    /// What the last decision's search knew at its root: see [`RootStatistics`]. `None` (the
+    /// default) when the agent keeps no such statistics (alpha-beta), or did not search the
+    /// last move (an exact solve, a forced move): its chosen move is then the whole target.
+    fn root_statistics(&self) -> Option<RootStatistics> {
+        None
+    }
+}
+
+/// The root of a finished search, as a training target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootStatistics {
+    /// Each searched action's share of the root's visits (summing to 1).
+    pub policy: Vec<(Action, f32)>,
+    /// The root's value by seat on the game's own utility scale (`Game::utilities`), where the
+    /// agent's values are on that scale; `None` where they are not (a search that backs up a
+    /// reward of its own).
+    pub value: Option<[f32; NUM_PLAYERS]>,
+}
+
+impl RootStatistics {
+    /// Statistics from visit counts; `None` when nothing was visited.
+    pub fn from_visits(visits: impl IntoIterator<Item = (Action, u32)>, value: Option<[f32; NUM_PLAYERS]>) -> Option<Self> {
+        let visits: Vec<(Action, u32)> = visits.into_iter().filter(|&(_, n)| n > 0).collect();
+        let total: u64 = visits.iter().map(|&(_, n)| n as u64).sum();
+        (total > 0).then(|| RootStatistics { policy: visits.iter().map(|&(a, n)| (a, (n as f64 / total as f64) as f32)).collect(), value })
     }
 }
 

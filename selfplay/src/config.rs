@@ -62,6 +62,12 @@ pub struct SelfPlaySection {
     pub classic_playouts: u64,
     /// Whether an earlier net's moves become samples too (the classic bot's never do).
     pub opponent_samples: bool,
+    /// Share of teacher games: the game's classic bot plays both seats at `teacher_playouts`
+    /// a move, and every move it searched becomes a sample (its root visits the policy
+    /// target). Expert iteration: worth it only where that bot beats the learner's search.
+    pub teacher_share: f32,
+    /// The teacher's budget per move (its own unit: playouts, or nodes).
+    pub teacher_playouts: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -200,6 +206,8 @@ impl Default for SelfPlaySection {
             classic_share: 0.0,
             classic_playouts: 2000,
             opponent_samples: false,
+            teacher_share: 0.0,
+            teacher_playouts: 4000,
         }
     }
 }
@@ -267,7 +275,7 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), String> {
         let s = &self.selfplay;
         let t = &self.training;
-        let checks: [(bool, &str); 15] = [
+        let checks: [(bool, &str); 16] = [
             (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
             (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
             (s.games_in_flight >= 1, "selfplay.games_in_flight must be at least 1"),
@@ -275,8 +283,12 @@ impl TrainConfig {
             ((0.0..=1.0).contains(&s.full_search_prob) && s.full_search_prob > 0.0, "selfplay.full_search_prob must be in (0, 1]"),
             (s.gumbel_considered >= 2, "selfplay.gumbel_considered must be at least 2"),
             ((0.0..=1.0).contains(&s.value_target_q_weight), "selfplay.value_target_q_weight must be in [0, 1]"),
-            (s.league_share >= 0.0 && s.classic_share >= 0.0 && s.league_share + s.classic_share <= 1.0, "selfplay.league_share and classic_share must be 0 or more, with a sum of at most 1"),
+            (
+                s.league_share >= 0.0 && s.classic_share >= 0.0 && s.teacher_share >= 0.0 && s.league_share + s.classic_share + s.teacher_share <= 1.0,
+                "selfplay.league_share, classic_share and teacher_share must be 0 or more, with a sum of at most 1",
+            ),
             (s.league_every >= 1 && s.league_size >= 1 && s.classic_playouts >= 1, "selfplay.league_every, league_size and classic_playouts must be at least 1"),
+            (s.teacher_playouts >= 1, "selfplay.teacher_playouts must be at least 1"),
             (t.batch_size >= 1 && t.learning_rate > 0.0 && t.learning_rate < 1.0, "training.batch_size >= 1 and 0 < learning_rate < 1"),
             (t.sample_reuse > 0.0, "training.sample_reuse must be positive"),
             (t.aux_loss_weight >= 0.0 && t.aux_loss_weight.is_finite(), "training.aux_loss_weight must be 0 or more"),
@@ -306,6 +318,8 @@ impl TrainConfig {
             classic_share: s.classic_share,
             classic_playouts: s.classic_playouts,
             opponent_samples: s.opponent_samples,
+            teacher_share: s.teacher_share,
+            teacher_playouts: s.teacher_playouts,
         }
     }
 
@@ -357,6 +371,10 @@ pub struct SelfPlaySettings {
     /// Whether an earlier net's moves also become samples (its searches are as good as the
     /// learner's); the classic bot's moves never do, having no search policy to learn from.
     pub opponent_samples: bool,
+    /// Share of teacher games: the classic bot plays both seats (see `SelfPlaySection`).
+    pub teacher_share: f32,
+    /// The teacher's budget per move.
+    pub teacher_playouts: u64,
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use crate::distributed::{gather, RemoteError, TrainerLink};
 use crate::exact::ExactEndgame;
 pub use crate::metrics::IterationMetrics;
 use crate::replay::{samples_from_record, ReplayBuffer};
-use crate::worker::{generate, GameRecord, LeagueNet};
+use crate::worker::{generate, GameRecord, LeagueNet, TEACHER};
 use bots::classic::Classic;
 use bots::encode::Encode;
 use bots::game::Game;
@@ -385,7 +385,11 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
     if config.selfplay.solve_legal > 0 && G::exact_player().is_none() {
         return Err(TrainError::Config(format!("selfplay.solve_legal needs a game with an exact endgame search, and {} has none", G::NAME)));
     }
-    for (asks, setting) in [(config.eval.opponent == "classic", "eval.opponent = \"classic\""), (config.selfplay.classic_share > 0.0, "selfplay.classic_share")] {
+    for (asks, setting) in [
+        (config.eval.opponent == "classic", "eval.opponent = \"classic\""),
+        (config.selfplay.classic_share > 0.0, "selfplay.classic_share"),
+        (config.selfplay.teacher_share > 0.0, "selfplay.teacher_share"),
+    ] {
         if asks && !G::has_classic_bot() {
             return Err(TrainError::Config(format!("{setting} needs a game with a classic bot, and {} has none", G::NAME)));
         }
@@ -579,7 +583,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         let against = |classic: bool| {
             let utilities: Vec<f64> = records
                 .iter()
-                .filter(|r| r.opponent.as_deref().is_some_and(|o| (o == "classic") == classic))
+                .filter(|r| r.opponent.as_deref().is_some_and(|o| o != TEACHER && (o == "classic") == classic))
                 .map(|r| r.utilities[r.learner_seat.unwrap_or(0)] as f64)
                 .collect();
             (utilities.len() as u64, (!utilities.is_empty()).then(|| utilities.iter().sum::<f64>() / utilities.len() as f64))

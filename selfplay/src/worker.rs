@@ -4,12 +4,14 @@
 //!
 //! A share of the games can put another player across the net being trained (the learner):
 //! an earlier net of the run (a small league) or the game's classic bot. Self-play alone
-//! leaves blind spots that only another player finds.
+//! leaves blind spots that only another player finds. Another share can be teacher games:
+//! the classic bot plays both seats and its searches become the targets (expert iteration,
+//! Anthony, Tian and Barber 2017: a stronger searcher's root visits as the policy target).
 
 use crate::gumbel::{improved_policy, RootSchedule};
 use bots::agent::Agent;
-use bots::classic::Classic;
-use bots::game::{Action, ActionList, Player, NUM_PLAYERS};
+use bots::classic::{Classic, RootStatistics, Teacher};
+use bots::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
 use bots::mcts::{Mcts, MctsConfig, Selection};
 use bots::net_eval::{legal_softmax, seat_values};
 use bots::nn::{Mlp, Scratch};
@@ -39,19 +41,27 @@ pub enum Opponent {
     Earlier { k: usize, seat: Player },
     /// The classic bot, in seat `seat`.
     Classic { seat: Player },
+    /// The classic bot in both seats, as the teacher.
+    Teacher,
 }
+
+/// The `opponent` of a teacher game's record.
+pub const TEACHER: &str = "teacher";
 
 impl Opponent {
     /// The opponent of the game with setup seed `seed`: classic with probability
-    /// `classic_share`, an earlier net with `league_share` (when the league has any), in a
-    /// random seat; drawn from the seed alone, so a game's opponent repeats.
+    /// `classic_share`, the teacher with `teacher_share`, an earlier net with `league_share`
+    /// (when the league has any), in a random seat; drawn from the seed alone, so a game's
+    /// opponent repeats.
     pub fn draw(seed: u64, settings: &SelfPlaySettings, league_len: usize) -> Opponent {
         let mut rng = Rng::new(seed ^ 0x6c65_6167_7565);
         let u = rng.unit_f32();
         let seat = rng.below(NUM_PLAYERS);
         if u < settings.classic_share {
             Opponent::Classic { seat }
-        } else if u < settings.classic_share + settings.league_share && league_len > 0 {
+        } else if u < settings.classic_share + settings.teacher_share {
+            Opponent::Teacher
+        } else if u < settings.classic_share + settings.teacher_share + settings.league_share && league_len > 0 {
             Opponent::Earlier { k: rng.below(league_len), seat }
         } else {
             Opponent::Itself
@@ -76,6 +86,7 @@ enum Across<G> {
     Itself,
     Net { seat: Player, label: String, net: Arc<Mlp> },
     Classic { seat: Player, agent: Box<dyn Agent<G>> },
+    Teacher { agent: Box<dyn Teacher<G>> },
 }
 
 struct Slot<G: Classic + ExactEndgame> {
@@ -91,6 +102,9 @@ struct Slot<G: Classic + ExactEndgame> {
     playouts: u32,
     /// The net's value of the root for its mover (needed by the completed-Q target).
     root_net_value: f32,
+    /// Teacher samples whose value target is the game's result alone (a teacher without a
+    /// value on the game's scale): filled in when the game ends.
+    result_valued: Vec<usize>,
 }
 
 enum Step {
@@ -112,6 +126,7 @@ impl<G: Classic + ExactEndgame> Slot<G> {
             full: false,
             playouts: 0,
             root_net_value: 0.0,
+            result_valued: Vec::new(),
         }
     }
 
@@ -124,12 +139,19 @@ impl<G: Classic + ExactEndgame> Slot<G> {
                     Across::Itself => (None, None),
                     Across::Net { seat, label, .. } => (Some(label.clone()), Some(1 - seat)),
                     Across::Classic { seat, .. } => (Some("classic".to_string()), Some(1 - seat)),
+                    Across::Teacher { .. } => (Some(TEACHER.to_string()), None),
                 };
+                let utilities = self.state.utilities();
+                for &i in &self.result_valued {
+                    if let Some(target) = self.targets[i].as_mut() {
+                        target.root_value = utilities;
+                    }
+                }
                 return Step::GameOver(GameRecord {
                     seed: self.seed,
                     actions: std::mem::take(&mut self.actions),
                     targets: std::mem::take(&mut self.targets),
-                    utilities: self.state.utilities(),
+                    utilities,
                     scores: self.state.scores(),
                     opponent,
                     learner_seat,
@@ -147,6 +169,15 @@ impl<G: Classic + ExactEndgame> Slot<G> {
                         self.play(action, None);
                         continue;
                     }
+                }
+                if let Across::Teacher { agent } = &mut self.across {
+                    let chosen = agent.choose(&self.state, None);
+                    let (action, target) = teacher_move(&self.state, chosen, agent.root_statistics(), self.actions.len() < settings.opening_sample_moves, rng);
+                    if target.as_ref().is_some_and(|(_, valued)| !valued) {
+                        self.result_valued.push(self.actions.len());
+                    }
+                    self.play(action, target.map(|(t, _)| t));
+                    continue;
                 }
                 // A new move: the first playout evaluates the root itself.
                 let needs_eval = self.mcts.select_leaf().is_some();
@@ -207,6 +238,7 @@ impl<G: Classic + ExactEndgame> Slot<G> {
             Across::Itself => true,
             Across::Net { seat, .. } => mover != *seat || settings.opponent_samples,
             Across::Classic { seat, .. } => mover != *seat,
+            Across::Teacher { .. } => false,
         }
     }
 
@@ -219,8 +251,10 @@ impl<G: Classic + ExactEndgame> Slot<G> {
     }
 
     fn play(&mut self, action: Action, target: Option<SearchTarget>) {
-        if let Across::Classic { agent, .. } = &mut self.across {
-            agent.observe(action);
+        match &mut self.across {
+            Across::Classic { agent, .. } => agent.observe(action),
+            Across::Teacher { agent } => agent.observe(action),
+            _ => {}
         }
         self.actions.push(action);
         self.targets.push(target);
@@ -230,6 +264,27 @@ impl<G: Classic + ExactEndgame> Slot<G> {
         self.mcts.reset(self.state.clone());
         self.schedule = None;
     }
+}
+
+/// A teacher's move and its sample. The policy target is the teacher's root visits, or its
+/// chosen move alone when it keeps none (an exact solve, an alpha-beta search); the value
+/// target is its root value where that is on the game's scale (the flag says so), else the
+/// game's result, filled in at the end. In the game's opening (`sample_opening`) the move is
+/// drawn from the visits, so teacher games differ. A forced move is no sample.
+fn teacher_move<G: Game>(state: &G, chosen: Action, root: Option<RootStatistics>, sample_opening: bool, rng: &mut Rng) -> (Action, Option<(SearchTarget, bool)>) {
+    let mut legal = ActionList::new();
+    state.legal_actions(&mut legal);
+    if legal.len() <= 1 {
+        return (chosen, None);
+    }
+    let root = root.filter(|r| !r.policy.is_empty() && r.policy.iter().all(|&(a, _)| legal.contains(a)));
+    let (policy, value) = match root {
+        Some(r) => (r.policy, r.value),
+        None => (vec![(chosen, 1.0)], None),
+    };
+    let action = if sample_opening { policy[sample(&policy.iter().map(|p| p.1).collect::<Vec<_>>(), rng)].0 } else { chosen };
+    let target = SearchTarget { policy, root_value: value.unwrap_or([0.0; NUM_PLAYERS]) };
+    (action, Some((target, value.is_some())))
 }
 
 /// An index drawn with probability `weights[i]` (the weights sum to 1).
@@ -299,6 +354,10 @@ fn run_shard<G: Classic + ExactEndgame>(
             Opponent::Earlier { k, seat } => Across::Net { seat, label: league[k].label.clone(), net: Arc::clone(&league[k].net) },
             Opponent::Classic { seat } => match G::classic_agent(seed, Some(settings.classic_playouts)) {
                 Some(agent) => Across::Classic { seat, agent },
+                None => Across::Itself,
+            },
+            Opponent::Teacher => match G::classic_teacher(seed, Some(settings.teacher_playouts)) {
+                Some(agent) => Across::Teacher { agent },
                 None => Across::Itself,
             },
         };
@@ -392,6 +451,8 @@ mod tests {
             classic_share: 0.0,
             classic_playouts: 50,
             opponent_samples: false,
+            teacher_share: 0.0,
+            teacher_playouts: 50,
         }
     }
 
@@ -399,11 +460,12 @@ mod tests {
     /// has nets.
     #[test]
     fn opponents_are_drawn_in_the_configured_shares() {
-        let s = SelfPlaySettings { league_share: 0.3, classic_share: 0.2, ..settings() };
+        let s = SelfPlaySettings { league_share: 0.3, classic_share: 0.2, teacher_share: 0.1, ..settings() };
         let draws: Vec<Opponent> = (0..20_000).map(|seed| Opponent::draw(seed, &s, 4)).collect();
         let share = |f: &dyn Fn(&Opponent) -> bool| draws.iter().filter(|o| f(o)).count() as f64 / draws.len() as f64;
         assert!((share(&|o| matches!(o, Opponent::Classic { .. })) - 0.2).abs() < 0.015);
         assert!((share(&|o| matches!(o, Opponent::Earlier { .. })) - 0.3).abs() < 0.015);
+        assert!((share(&|o| matches!(o, Opponent::Teacher)) - 0.1).abs() < 0.015);
         for k in 0..4 {
             let of_k = share(&|o| matches!(o, Opponent::Earlier { k: j, .. } if *j == k));
             assert!((of_k - 0.075).abs() < 0.01, "league net {k}: {of_k}");
@@ -427,9 +489,10 @@ mod tests {
                 Opponent::Itself => (None, None),
                 Opponent::Earlier { k, seat } => (Some(league[k].label.clone()), Some(1 - seat)),
                 Opponent::Classic { seat } => (Some("classic".to_string()), Some(1 - seat)),
+                Opponent::Teacher => unreachable!("no teacher games configured"),
             };
             assert_eq!((&r.opponent, r.learner_seat), (&label, seat), "seed {}", r.seed);
-            seen[match expected { Opponent::Itself => 0, Opponent::Earlier { .. } => 1, Opponent::Classic { .. } => 2 }] += 1;
+            seen[match expected { Opponent::Itself => 0, Opponent::Earlier { .. } => 1, Opponent::Classic { .. } => 2, Opponent::Teacher => unreachable!() }] += 1;
             let mut state = Connect4::new();
             for (&a, t) in r.actions.iter().zip(&r.targets) {
                 let learner_moves = seat.is_none_or(|l| state.to_move() == l);
@@ -438,6 +501,65 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n > 0), "every kind of game was played: {seen:?}");
+    }
+
+    /// Teacher games (Black Hole's classic bot, which keeps root visits but no value on the
+    /// game's scale): the bot plays both seats, every move it searched is a sample whose
+    /// policy is its root visits over legal moves, and whose value is the game's result.
+    #[test]
+    fn teacher_games_sample_the_teachers_searches_in_both_seats() {
+        use bots::blackhole::BlackHole;
+        let s = SelfPlaySettings { teacher_share: 1.0, teacher_playouts: 300, games_in_flight: 2, ..settings() };
+        let (records, stats) = generate::<BlackHole>(&zero_net_for::<BlackHole>(8), &[], &s, 3, 5, &|| {});
+        assert_eq!(records.len(), 3);
+        assert_eq!(stats.net_evals, 0, "the learner never searched");
+        for r in &records {
+            assert_eq!((r.opponent.as_deref(), r.learner_seat), (Some(TEACHER), None));
+            let mut state = BlackHole::new_game(&mut Rng::new(r.seed));
+            let mut sampled = [0; NUM_PLAYERS];
+            for (&a, t) in r.actions.iter().zip(&r.targets) {
+                if let Some(t) = t {
+                    sampled[state.to_move()] += 1;
+                    let sum: f32 = t.policy.iter().map(|p| p.1).sum();
+                    assert!((sum - 1.0).abs() < 1e-4, "policy sums to {sum}");
+                    assert!(t.policy.iter().all(|&(pa, _)| state.is_legal(pa)));
+                    assert!(t.policy.len() > 1 || t.policy[0].0 == a, "a one-move target is the move played");
+                    assert_eq!(t.root_value, r.utilities, "the value target is the result");
+                }
+                assert!(state.is_legal(a));
+                state.apply(a);
+            }
+            assert!(state.is_terminal());
+            assert!(sampled.iter().all(|&n| n >= 5), "both seats give samples: {sampled:?}");
+        }
+    }
+
+    /// A teacher whose values are on the game's scale (Zuniq's classic bot: win rates and
+    /// proofs) keeps them as the value target; proven wins are one-move targets worth +1.
+    #[test]
+    fn a_teachers_own_values_are_kept() {
+        use bots::zuniq::Zuniq;
+        let s = SelfPlaySettings { teacher_share: 1.0, teacher_playouts: 400, games_in_flight: 2, opening_sample_moves: 0, ..settings() };
+        let (records, _) = generate::<Zuniq>(&zero_net_for::<Zuniq>(8), &[], &s, 2, 9, &|| {});
+        let mut own_values = 0;
+        let mut proven_wins = 0;
+        for r in &records {
+            let mut state = Zuniq::new();
+            for (&a, t) in r.actions.iter().zip(&r.targets) {
+                if let Some(t) = t {
+                    let mover = state.to_move();
+                    assert!((t.root_value[0] + t.root_value[1]).abs() < 1e-5 && t.root_value[mover].abs() <= 1.0);
+                    own_values += (t.root_value != r.utilities) as usize;
+                    if t.root_value[mover] == 1.0 && t.policy.len() == 1 {
+                        proven_wins += 1;
+                        assert_eq!(t.policy[0].0, a);
+                    }
+                }
+                state.apply(a);
+            }
+        }
+        assert!(own_values > 10, "search values kept: {own_values}");
+        assert!(proven_wins > 0, "the end of a game is proven");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::endgame::EndgameSolver;
 use super::playout::{playout, Board};
 use super::{fields_in, stones_in, BlackHole, FIELDS, STONES};
 use crate::agent::Agent;
-use crate::classic::Classic;
+use crate::classic::{Classic, RootStatistics, Teacher};
 use crate::game::{Action, ActionList, Game};
 use crate::rng::Rng;
 use std::time::Instant;
@@ -190,11 +190,13 @@ pub struct ClassicAgent {
     path: Vec<(u32, u32, u32, u8)>,
     report: String,
     playouts: u64,
+    /// Whether the last move came from the tree (not the filling rule or the solver).
+    searched: bool,
 }
 
 impl ClassicAgent {
     pub fn new(seed: u64, budget: Option<u64>) -> Self {
-        ClassicAgent { rng: Rng::new(seed), budget, tree: Tree::new(), solver: EndgameSolver::new(), path: Vec::new(), report: String::new(), playouts: 0 }
+        ClassicAgent { rng: Rng::new(seed), budget, tree: Tree::new(), solver: EndgameSolver::new(), path: Vec::new(), report: String::new(), playouts: 0, searched: false }
     }
 
     /// One descent, playout and backup from `root` (not in the filling phase).
@@ -281,6 +283,7 @@ impl ClassicAgent {
 impl Agent<BlackHole> for ClassicAgent {
     fn choose(&mut self, state: &BlackHole, deadline: Option<Instant>) -> Action {
         self.playouts = 0;
+        self.searched = false;
         let board = Board::from_game(state);
         if board.filling() {
             let (field, value) = board.filling_move();
@@ -299,7 +302,10 @@ impl Agent<BlackHole> for ClassicAgent {
             }
         }
         match self.search(state, deadline) {
-            Some(action) if state.is_legal(action) => action,
+            Some(action) if state.is_legal(action) => {
+                self.searched = true;
+                action
+            }
             _ => legal[0],
         }
     }
@@ -327,8 +333,28 @@ impl Agent<BlackHole> for ClassicAgent {
     }
 }
 
+impl Teacher<BlackHole> for ClassicAgent {
+    /// The root's (field, stone) pairs by visits. No value: the tree backs up its own reward
+    /// (win weight and clamped margin), not the game's utility.
+    fn root_statistics(&self) -> Option<RootStatistics> {
+        if !self.searched {
+            return None;
+        }
+        let n = self.tree.nodes[0];
+        let fields = &self.tree.fields[n.first as usize..n.first as usize + n.count as usize];
+        let visits = fields.iter().flat_map(|f| {
+            let stones = &self.tree.stones[f.first as usize..f.first as usize + f.count as usize];
+            stones.iter().map(move |s| (BlackHole::action(f.field as usize, s.value), s.visits))
+        });
+        RootStatistics::from_visits(visits, None)
+    }
+}
+
 impl Classic for BlackHole {
     fn classic_agent(seed: u64, budget: Option<u64>) -> Option<Box<dyn Agent<Self>>> {
+        Some(Box::new(ClassicAgent::new(seed, budget)))
+    }
+    fn classic_teacher(seed: u64, budget: Option<u64>) -> Option<Box<dyn Teacher<Self>>> {
         Some(Box::new(ClassicAgent::new(seed, budget)))
     }
 }

@@ -7,7 +7,7 @@
 use super::search::{AlphaBeta, Leaf, Position};
 use super::{live_threats, own_rows, threat_cells, zugzwang, Connect4, BOARD_MASK, CELLS, COL_BITS};
 use crate::agent::Agent;
-use crate::classic::Classic;
+use crate::classic::{Classic, Teacher};
 
 /// The evaluation's weights (from the mover's side; a chip is about 100).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,8 +96,14 @@ pub fn classic_search(budget: Option<u64>) -> AlphaBeta<HandMade> {
     AlphaBeta::new(HandMade(WEIGHTS), budget)
 }
 
+/// Alpha-beta keeps no visit counts: as a teacher its chosen move is the whole target.
+impl Teacher<Connect4> for AlphaBeta<HandMade> {}
+
 impl Classic for Connect4 {
     fn classic_agent(_seed: u64, budget: Option<u64>) -> Option<Box<dyn Agent<Self>>> {
+        Some(Box::new(classic_search(budget)))
+    }
+    fn classic_teacher(_seed: u64, budget: Option<u64>) -> Option<Box<dyn Teacher<Self>>> {
         Some(Box::new(classic_search(budget)))
     }
 }

@@ -25,7 +25,7 @@
 use super::light::Position;
 use super::{Zuniq, SEGMENTS};
 use crate::agent::Agent;
-use crate::classic::Classic;
+use crate::classic::{Classic, RootStatistics, Teacher};
 use crate::game::{Action, ActionList, Game};
 use crate::rng::Rng;
 use crate::solver::{Outcome, Solver};
@@ -400,6 +400,8 @@ pub struct ClassicAgent {
     ruled_out: usize,
     playouts: u64,
     elapsed: f64,
+    /// The last move's root (see `Agent::root_statistics`).
+    root: Option<RootStatistics>,
 }
 
 impl ClassicAgent {
@@ -413,6 +415,23 @@ impl ClassicAgent {
             ruled_out: 0,
             playouts: 0,
             elapsed: 0.0,
+            root: None,
+        }
+    }
+
+    /// The root's visits as a policy, with the mover's value: `proven` (+1 a proven win, -1 a
+    /// proven loss) or else the search's win rate on the game's +1/-1 scale. A proven win puts
+    /// the whole policy on `winning`.
+    fn root_of_search(&self, mover: usize, proven: Option<f32>, winning: Option<Action>) -> Option<RootStatistics> {
+        let moves = self.search.root_moves();
+        let (visits, wins) = moves.iter().fold((0u64, 0u64), |(n, w), m| (n + m.visits as u64, w + m.wins as u64));
+        let mover_value = proven.unwrap_or(if visits == 0 { 0.0 } else { (2.0 * wins as f64 / visits as f64 - 1.0) as f32 });
+        let mut value = [0.0; 2];
+        value[mover] = mover_value;
+        value[1 - mover] = -mover_value;
+        match winning {
+            Some(action) => Some(RootStatistics { policy: vec![(action, 1.0)], value: Some(value) }),
+            None => RootStatistics::from_visits(moves.iter().map(|m| (m.action, m.visits)), Some(value)),
         }
     }
 
@@ -448,16 +467,20 @@ impl Agent<Zuniq> for ClassicAgent {
         let start = Instant::now();
         self.solved = None;
         self.ruled_out = 0;
+        self.root = None;
         self.catch_up(state);
         let mut legal = ActionList::new();
         state.legal_actions(&mut legal);
         // Neither a deadline nor a budget: a fixed amount of work rather than none or forever.
         let playouts = if deadline.is_none() { Some(self.budget.unwrap_or(20_000)) } else { self.budget };
         let config = self.search.config;
+        let mover = state.to_move();
         if legal.len() > config.solver_legal {
             self.playouts = self.search.search(playouts, deadline);
             self.elapsed = start.elapsed().as_secs_f64();
-            return self.search.best_action().unwrap_or(legal[0]);
+            let action = self.search.best_action().unwrap_or(legal[0]);
+            self.root = self.root_of_search(mover, (self.search.root_proven() == WON).then_some(1.0), (self.search.root_proven() == WON).then_some(action));
+            return action;
         }
         let (search_by, node_limit) = match deadline {
             Some(d) => (Some(start + d.saturating_duration_since(start).mul_f64(1.0 - config.solver_share)), u64::MAX),
@@ -467,12 +490,18 @@ impl Agent<Zuniq> for ClassicAgent {
         let searched = self.search.best_action().unwrap_or(legal[0]);
         if self.search.root_proven() == WON {
             self.elapsed = start.elapsed().as_secs_f64();
+            self.root = self.root_of_search(mover, Some(1.0), Some(searched));
             return searched;
         }
         let settled = self.solver.solve_ranked(state, searched, &self.search.ranked_actions(), &legal, node_limit, deadline);
         self.solved = settled.outcome;
         self.ruled_out = settled.ruled_out;
         self.elapsed = start.elapsed().as_secs_f64();
+        self.root = match settled.outcome {
+            Some(Outcome::Win(_)) => self.root_of_search(mover, Some(1.0), Some(settled.action)),
+            Some(Outcome::Loss) => self.root_of_search(mover, Some(-1.0), None),
+            None => self.root_of_search(mover, None, None),
+        };
         settled.action
     }
 
@@ -522,8 +551,17 @@ impl Agent<Zuniq> for ClassicAgent {
     }
 }
 
+impl Teacher<Zuniq> for ClassicAgent {
+    fn root_statistics(&self) -> Option<RootStatistics> {
+        self.root.clone()
+    }
+}
+
 impl Classic for Zuniq {
     fn classic_agent(seed: u64, budget: Option<u64>) -> Option<Box<dyn Agent<Self>>> {
+        Some(Box::new(ClassicAgent::new(seed, budget, RaveConfig::default())))
+    }
+    fn classic_teacher(seed: u64, budget: Option<u64>) -> Option<Box<dyn Teacher<Self>>> {
         Some(Box::new(ClassicAgent::new(seed, budget, RaveConfig::default())))
     }
 }
