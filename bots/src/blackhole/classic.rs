@@ -118,6 +118,23 @@ impl Tree {
         self.stones.clear();
     }
 
+    /// The fields of `node`.
+    fn fields_of(&self, node: &Node) -> &[FieldEdge] {
+        &self.fields[node.first as usize..node.first as usize + node.count as usize]
+    }
+
+    /// The stones tried on `field` (none until it is first chosen).
+    fn stones_of(&self, field: &FieldEdge) -> &[StoneEdge] {
+        &self.stones[field.first as usize..field.first as usize + field.count as usize]
+    }
+
+    /// The move the search plays: the root's most visited field, and its most visited stone.
+    fn root_best(&self) -> Option<(&FieldEdge, &StoneEdge)> {
+        let field = self.fields_of(&self.nodes[0]).iter().max_by_key(|e| e.visits)?;
+        let stone = self.stones_of(field).iter().max_by_key(|s| s.visits)?;
+        Some((field, stone))
+    }
+
     fn full(&self) -> bool {
         self.fields.len() + FIELDS > MAX_FIELD_EDGES || self.stones.len() + FIELDS * STONE_CHOICES > MAX_STONE_EDGES
     }
@@ -215,14 +232,12 @@ impl ClassicAgent {
         self.path.clear();
         let margin = loop {
             let n = self.tree.nodes[node as usize];
-            let fields = &self.tree.fields[n.first as usize..n.first as usize + n.count as usize];
-            let fe = n.first as usize + Tree::ucb(n.visits, fields.iter().map(|e| (e.visits, e.sum)));
+            let fe = n.first as usize + Tree::ucb(n.visits, self.tree.fields_of(&n).iter().map(|e| (e.visits, e.sum)));
             if self.tree.fields[fe].count == 0 {
                 self.tree.add_stones(fe, &b);
             }
             let e = self.tree.fields[fe];
-            let stones = &self.tree.stones[e.first as usize..e.first as usize + e.count as usize];
-            let se = e.first as usize + Tree::ucb(e.visits, stones.iter().map(|s| (s.visits, s.sum)));
+            let se = e.first as usize + Tree::ucb(e.visits, self.tree.stones_of(&e).iter().map(|s| (s.visits, s.sum)));
             self.path.push((node, fe as u32, se as u32, b.mover));
             let s = self.tree.stones[se];
             b.play(e.field as usize, s.value);
@@ -256,11 +271,7 @@ impl ClassicAgent {
     /// the search will have run by its deadline: `done` so far in `elapsed`, `left` to go.
     fn decided(&self, done: u64, elapsed: std::time::Duration, left: std::time::Duration) -> bool {
         let planned = done as f64 * (1.0 + left.as_secs_f64() / elapsed.as_secs_f64().max(1e-9));
-        let n = self.tree.nodes[0];
-        let fields = &self.tree.fields[n.first as usize..n.first as usize + n.count as usize];
-        let Some(field) = fields.iter().max_by_key(|e| e.visits) else { return false };
-        let stones = &self.tree.stones[field.first as usize..field.first as usize + field.count as usize];
-        stones.iter().map(|s| s.visits).max().is_some_and(|v| v as f64 > planned / 2.0)
+        self.tree.root_best().is_some_and(|(_, stone)| stone.visits as f64 > planned / 2.0)
     }
 
     /// MCTS from `state` until the playout budget or the deadline.
@@ -288,11 +299,7 @@ impl ClassicAgent {
             }
         }
         self.playouts = done;
-        let n = self.tree.nodes[0];
-        let fields = &self.tree.fields[n.first as usize..n.first as usize + n.count as usize];
-        let best_field = fields.iter().max_by_key(|e| e.visits)?;
-        let stones = &self.tree.stones[best_field.first as usize..best_field.first as usize + best_field.count as usize];
-        let best_stone = stones.iter().max_by_key(|s| s.visits)?;
+        let (best_field, best_stone) = self.tree.root_best()?;
         let secs = start.elapsed().as_secs_f64().max(1e-9);
         self.report = format!(
             "playouts {done} in {:.0} ms ({:.0}/s), nodes {}, value {:+.3}",
@@ -365,12 +372,8 @@ impl Teacher<BlackHole> for ClassicAgent {
         if !self.searched {
             return None;
         }
-        let n = self.tree.nodes[0];
-        let fields = &self.tree.fields[n.first as usize..n.first as usize + n.count as usize];
-        let visits = fields.iter().flat_map(|f| {
-            let stones = &self.tree.stones[f.first as usize..f.first as usize + f.count as usize];
-            stones.iter().map(move |s| (BlackHole::action(f.field as usize, s.value), s.visits))
-        });
+        let tree = &self.tree;
+        let visits = tree.fields_of(&tree.nodes[0]).iter().flat_map(|f| tree.stones_of(f).iter().map(move |s| (BlackHole::action(f.field as usize, s.value), s.visits)));
         RootStatistics::from_visits(visits, None)
     }
 }

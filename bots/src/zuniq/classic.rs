@@ -400,7 +400,7 @@ pub struct ClassicAgent {
     ruled_out: usize,
     playouts: u64,
     elapsed: f64,
-    /// The last move's root (see `Agent::root_statistics`).
+    /// The last move's root (see `Teacher::root_statistics`).
     root: Option<RootStatistics>,
 }
 
