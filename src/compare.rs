@@ -1,7 +1,9 @@
 //! `cupzero compare`: two matches played on the same seeds (judge or arena records), game by
 //! game: the paired difference in A's margin and score, with its 95% interval. Pairing
 //! removes what the seeds decide (Black Hole's brown stones, the seat), so a small gain shows
-//! with far fewer games than two separate intervals would need.
+//! with far fewer games than two separate intervals would need. Games pair by seed, not by
+//! number, so a match of 100 games pairs with two of 50 played from its 1st and 51st seeds
+//! (their records concatenated), or with a match stopped early.
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -13,7 +15,7 @@ use std::path::{Path, PathBuf};
 pub struct CompareArgs {
     /// Records of the first match (`judge --records` or `arena --records`, JSONL).
     pub first: PathBuf,
-    /// Records of the second match, played with the same --seed and --games.
+    /// Records of the second match, played on the same seeds (one run, or several concatenated).
     pub second: PathBuf,
 }
 
@@ -24,7 +26,8 @@ struct Played {
     points: [f64; 2],
 }
 
-fn read(path: &Path) -> Result<HashMap<(u64, u64), Played>> {
+/// The games of a record file by seed (a game's seed decides its brown stones or opening).
+fn read(path: &Path) -> Result<HashMap<u64, Played>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut games = HashMap::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
@@ -39,8 +42,9 @@ fn read(path: &Path) -> Result<HashMap<(u64, u64), Played>> {
         };
         let points = [0, 1].map(|k| v["points"][k].as_f64());
         let [Some(a), Some(b)] = points else { bail!("{}: no \"points\" of A and B", where_()) };
-        if games.insert((number("game")?, number("seed")?), Played { a_seat, points: [a, b] }).is_some() {
-            bail!("{}: game {} appears twice", where_(), number("game")?);
+        let seed = number("seed")?;
+        if games.insert(seed, Played { a_seat, points: [a, b] }).is_some() {
+            bail!("{}: seed {seed} appears twice (records of two matches on the same seeds?)", where_());
         }
     }
     Ok(games)
@@ -62,13 +66,13 @@ pub fn run(args: CompareArgs) -> Result<()> {
         bail!("no game is in both files: play both matches with the same --seed");
     }
     if let Some(k) = keys.iter().find(|k| first[k].a_seat != second[k].a_seat) {
-        bail!("game {} has A in seat {} in the first file and {} in the second", k.0, first[k].a_seat, second[k].a_seat);
+        bail!("the game of seed {k} has A in seat {} in the first file and {} in the second (a run started at an odd offset of the other's seeds?)", first[k].a_seat, second[k].a_seat);
     }
     let margin = |p: &Played| p.points[0] - p.points[1];
     let (margins, scores): (Vec<f64>, Vec<f64>) = keys.iter().map(|k| (margin(&first[k]) - margin(&second[k]), score(&first[k]) - score(&second[k]))).unzip();
     let points: Vec<f64> = keys.iter().map(|k| first[k].points[0] - second[k].points[0]).collect();
     let (dp, hp) = mean_with_half_interval(&points);
-    let mean_of = |files: &HashMap<(u64, u64), Played>, f: &dyn Fn(&Played) -> f64| keys.iter().map(|k| f(&files[k])).sum::<f64>() / keys.len() as f64;
+    let mean_of = |files: &HashMap<u64, Played>, f: &dyn Fn(&Played) -> f64| keys.iter().map(|k| f(&files[k])).sum::<f64>() / keys.len() as f64;
     let (dm, hm) = mean_with_half_interval(&margins);
     let (ds, hs) = mean_with_half_interval(&scores);
     println!("paired games: {} (only in the first: {}, only in the second: {})", keys.len(), first.len() - keys.len(), second.len() - keys.len());

@@ -10,7 +10,7 @@ fn temp(name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
-/// Judge-style and arena-style records pair by game and seed; the margin difference is the
+/// Judge-style and arena-style records pair by seed; the margin difference is the
 /// mean of the per-game differences, with the normal 95% interval.
 #[test]
 fn paired_differences_of_judge_and_arena_records() {
@@ -46,9 +46,25 @@ fn paired_differences_of_judge_and_arena_records() {
     assert!(stdout.contains("score +12.5 points %"), "{stdout}");
 
     let swapped = temp("swapped.jsonl", r#"{"game":0,"seed":7,"a_seat":1,"points":[78,72]}"#);
-    common::assert_clean_error(&run(&["compare", first.to_str().unwrap(), swapped.to_str().unwrap()], ""), "game 0 has A in seat 0");
+    common::assert_clean_error(&run(&["compare", first.to_str().unwrap(), swapped.to_str().unwrap()], ""), "seed 7 has A in seat 0");
     let other = temp("other.jsonl", r#"{"game":0,"seed":99,"a_seat":0,"points":[78,72]}"#);
     common::assert_clean_error(&run(&["compare", first.to_str().unwrap(), other.to_str().unwrap()], ""), "same --seed");
+    let twice = temp("twice.jsonl", concat!(r#"{"game":0,"seed":7,"a_seat":0,"points":[78,72]}"#, "\n", r#"{"game":1,"seed":7,"a_seat":1,"points":[70,80]}"#, "\n"));
+    common::assert_clean_error(&run(&["compare", first.to_str().unwrap(), twice.to_str().unwrap()], ""), "seed 7 appears twice");
+    // Two runs of two games from seeds 7 and 9, concatenated, pair with the run of four from 7.
+    let chunks = temp(
+        "chunks.jsonl",
+        concat!(
+            r#"{"game":0,"seed":7,"a_seat":0,"points":[78,72]}"#, "\n",
+            r#"{"game":1,"seed":8,"a_seat":1,"points":[77,73]}"#, "\n",
+            r#"{"game":0,"seed":9,"a_seat":0,"points":[73,77]}"#, "\n",
+            r#"{"game":1,"seed":10,"a_seat":1,"points":[74,76]}"#, "\n",
+        ),
+    );
+    let out = run(&["compare", first.to_str().unwrap(), chunks.to_str().unwrap()], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("paired games: 4 (only in the first: 0, only in the second: 0)"), "{stdout}");
+    assert!(stdout.contains("margin +2.00 a game (95% CI +0.40..+3.60)"), "{stdout}");
     let garbage = temp("garbage.jsonl", "not json\n");
     common::assert_clean_error(&run(&["compare", first.to_str().unwrap(), garbage.to_str().unwrap()], ""), "line 1");
 }
