@@ -75,6 +75,13 @@ impl TrainObserver for Printer {
             Some(p) => format!("{eval}, {p:.1} points"),
             None => eval,
         };
+        // The learner's mean utility against each kind of opponent it met this iteration.
+        let mut eval = eval;
+        for (name, games, utility) in [("classic", m.classic_games, m.classic_utility), ("uct", m.uct_games, m.uct_utility), ("league", m.league_games, m.league_utility)] {
+            if let Some(u) = utility {
+                eval += &format!(", vs {name} {u:+.2} ({games})");
+            }
+        }
         eprintln!(
             "iter {:>4}: {} games ({:.1}/s, {:.0} evals/s), {} samples, replay {}, {} steps, loss policy {:.3} value {:.3}{eval}",
             m.iteration,

@@ -68,6 +68,12 @@ pub struct SelfPlaySection {
     pub teacher_share: f32,
     /// The teacher's budget per move (its own unit: playouts, or nodes).
     pub teacher_playouts: u64,
+    /// Share of games against a UCT bot with random playouts (every game has one): a search
+    /// that steers into the erratic, tactical middlegames self-play never visits. Only the
+    /// learner's moves become samples.
+    pub uct_share: f32,
+    /// The UCT opponent's playouts per move.
+    pub uct_playouts: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -208,6 +214,8 @@ impl Default for SelfPlaySection {
             opponent_samples: false,
             teacher_share: 0.0,
             teacher_playouts: 4000,
+            uct_share: 0.0,
+            uct_playouts: 4000,
         }
     }
 }
@@ -284,11 +292,11 @@ impl TrainConfig {
             (s.gumbel_considered >= 2, "selfplay.gumbel_considered must be at least 2"),
             ((0.0..=1.0).contains(&s.value_target_q_weight), "selfplay.value_target_q_weight must be in [0, 1]"),
             (
-                s.league_share >= 0.0 && s.classic_share >= 0.0 && s.teacher_share >= 0.0 && s.league_share + s.classic_share + s.teacher_share <= 1.0,
-                "selfplay.league_share, classic_share and teacher_share must be 0 or more, with a sum of at most 1",
+                [s.league_share, s.classic_share, s.teacher_share, s.uct_share].iter().all(|&share| share >= 0.0) && s.league_share + s.classic_share + s.teacher_share + s.uct_share <= 1.0,
+                "selfplay.league_share, classic_share, teacher_share and uct_share must be 0 or more, with a sum of at most 1",
             ),
             (s.league_every >= 1 && s.league_size >= 1 && s.classic_playouts >= 1, "selfplay.league_every, league_size and classic_playouts must be at least 1"),
-            (s.teacher_playouts >= 1, "selfplay.teacher_playouts must be at least 1"),
+            (s.teacher_playouts >= 1 && s.uct_playouts >= 1, "selfplay.teacher_playouts and uct_playouts must be at least 1"),
             (t.batch_size >= 1 && t.learning_rate > 0.0 && t.learning_rate < 1.0, "training.batch_size >= 1 and 0 < learning_rate < 1"),
             (t.sample_reuse > 0.0, "training.sample_reuse must be positive"),
             (t.aux_loss_weight >= 0.0 && t.aux_loss_weight.is_finite(), "training.aux_loss_weight must be 0 or more"),
@@ -320,6 +328,8 @@ impl TrainConfig {
             opponent_samples: s.opponent_samples,
             teacher_share: s.teacher_share,
             teacher_playouts: s.teacher_playouts,
+            uct_share: s.uct_share,
+            uct_playouts: s.uct_playouts,
         }
     }
 
@@ -375,6 +385,9 @@ pub struct SelfPlaySettings {
     pub teacher_share: f32,
     /// The teacher's budget per move.
     pub teacher_playouts: u64,
+    /// Share of games against a UCT bot with random playouts, at `uct_playouts` a move.
+    pub uct_share: f32,
+    pub uct_playouts: u64,
 }
 
 #[cfg(test)]
@@ -432,6 +445,18 @@ mod tests {
         assert_eq!(partial.iterations, 3);
         assert_eq!(partial.net.hidden, vec![32]);
         assert_eq!(partial.training, TrainingSection::default());
+    }
+
+    /// The opponents' shares together may not pass 1, nor any of them be negative.
+    #[test]
+    fn opponent_shares_sum_to_at_most_one() {
+        let base = TrainConfig::default();
+        let ok = TrainConfig::from_toml("[selfplay]\nuct_share = 0.5\nclassic_share = 0.2\nleague_share = 0.3\n", &base).unwrap();
+        assert_eq!((ok.selfplay_settings().uct_share, ok.selfplay_settings().uct_playouts), (0.5, 4000));
+        for bad in ["uct_share = 0.6\nleague_share = 0.5", "uct_share = -0.1", "uct_playouts = 0"] {
+            let err = TrainConfig::from_toml(&format!("[selfplay]\n{bad}\n"), &base).unwrap_err();
+            assert!(err.contains("uct_"), "{bad}: {err}");
+        }
     }
 
     /// A partial file changes only what it names: the game's own defaults (Black Hole's

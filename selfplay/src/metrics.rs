@@ -44,6 +44,11 @@ pub struct IterationMetrics {
     pub league_games: u64,
     #[serde(default)]
     pub league_utility: Option<f64>,
+    /// Self-play games against the UCT bot, and the learner's mean utility in them.
+    #[serde(default)]
+    pub uct_games: u64,
+    #[serde(default)]
+    pub uct_utility: Option<f64>,
     /// Distributed runs: the iteration's games by where they were played (`local` for the
     /// trainer's own threads, else the worker's name), and their compressed bytes in the stream.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

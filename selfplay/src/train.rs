@@ -26,7 +26,7 @@ use crate::distributed::{gather, RemoteError, TrainerLink};
 use crate::exact::ExactEndgame;
 pub use crate::metrics::IterationMetrics;
 use crate::replay::{samples_from_record, ReplayBuffer};
-use crate::worker::{generate, GameRecord, LeagueNet, TEACHER};
+use crate::worker::{generate, GameRecord, LeagueNet, CLASSIC, TEACHER, UCT};
 use bots::classic::Classic;
 use bots::encode::Encode;
 use bots::game::Game;
@@ -73,13 +73,13 @@ pub struct RunState {
     pub remote_seen: BTreeMap<String, u64>,
 }
 
-const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,aux_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points,classic_games,classic_utility,league_games,league_utility,remote_games";
+const CSV_HEADER: &str = "iteration,games,samples_added,replay_size,train_steps,policy_loss,value_loss,aux_loss,learning_rate,mean_game_length,seat0_utility,selfplay_seconds,train_seconds,games_per_second,net_evals_per_second,train_samples_per_second,eval_score,eval_elo,total_seconds,eval_points,classic_games,classic_utility,league_games,league_utility,remote_games,uct_games,uct_utility";
 
 impl IterationMetrics {
     fn csv_row(&self) -> String {
         let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
         format!(
-            "{},{},{},{},{},{:.5},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1},{},{},{},{},{},{}",
+            "{},{},{},{},{},{:.5},{:.5},{:.5},{:.6},{:.2},{:.4},{:.2},{:.2},{:.2},{:.0},{:.0},{},{},{:.1},{},{},{},{},{},{},{},{}",
             self.iteration,
             self.games,
             self.samples_added,
@@ -104,7 +104,9 @@ impl IterationMetrics {
             opt(self.classic_utility),
             self.league_games,
             opt(self.league_utility),
-            self.remote_games()
+            self.remote_games(),
+            self.uct_games,
+            opt(self.uct_utility)
         )
     }
 }
@@ -580,15 +582,17 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         };
 
         let n = records.len().max(1) as f64;
-        let against = |classic: bool| {
+        // The learner's games against one kind of opponent: a bot by its name, or (`None`)
+        // the earlier nets of the league.
+        let against = |bot: Option<&str>| {
             let utilities: Vec<f64> = records
                 .iter()
-                .filter(|r| r.opponent.as_deref().is_some_and(|o| o != TEACHER && (o == "classic") == classic))
+                .filter(|r| r.opponent.as_deref().is_some_and(|o| o != TEACHER && bot.map_or(o != CLASSIC && o != UCT, |b| o == b)))
                 .map(|r| r.utilities[r.learner_seat.unwrap_or(0)] as f64)
                 .collect();
             (utilities.len() as u64, (!utilities.is_empty()).then(|| utilities.iter().sum::<f64>() / utilities.len() as f64))
         };
-        let ((classic_games, classic_utility), (league_games, league_utility)) = (against(true), against(false));
+        let ((classic_games, classic_utility), (uct_games, uct_utility), (league_games, league_utility)) = (against(Some(CLASSIC)), against(Some(UCT)), against(None));
         state.iteration = iteration;
         state.step = trainer.step;
         state.games += records.len() as u64;
@@ -620,6 +624,8 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
             classic_utility,
             league_games,
             league_utility,
+            uct_games,
+            uct_utility,
             games_by_source,
             stream_bytes,
         };

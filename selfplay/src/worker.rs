@@ -9,7 +9,8 @@
 //! Anthony, Tian and Barber 2017: a stronger searcher's root visits as the policy target).
 
 use crate::gumbel::{improved_policy, RootSchedule};
-use bots::agent::Agent;
+use bots::agent::{Agent, SearchAgent};
+use bots::tools::RolloutEvaluator;
 use bots::classic::{Classic, RootStatistics, Teacher};
 use bots::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
 use bots::mcts::{Mcts, MctsConfig, Selection};
@@ -43,16 +44,23 @@ pub enum Opponent {
     Classic { seat: Player },
     /// The classic bot in both seats, as the teacher.
     Teacher,
+    /// A UCT bot with random playouts, in seat `seat`.
+    Uct { seat: Player },
 }
+
+/// The `opponent` of a game against the UCT bot.
+pub const UCT: &str = "uct";
+/// The `opponent` of a game against the classic bot.
+pub const CLASSIC: &str = "classic";
 
 /// The `opponent` of a teacher game's record.
 pub const TEACHER: &str = "teacher";
 
 impl Opponent {
     /// The opponent of the game with setup seed `seed`: classic with probability
-    /// `classic_share`, the teacher with `teacher_share`, an earlier net with `league_share`
-    /// (when the league has any), in a random seat; drawn from the seed alone, so a game's
-    /// opponent repeats.
+    /// `classic_share`, the teacher with `teacher_share`, the UCT bot with `uct_share`, an
+    /// earlier net with `league_share` (when the league has any), in a random seat; drawn from
+    /// the seed alone, so a game's opponent repeats.
     pub fn draw(seed: u64, settings: &SelfPlaySettings, league_len: usize) -> Opponent {
         let mut rng = Rng::new(seed ^ 0x6c65_6167_7565);
         let u = rng.unit_f32();
@@ -61,7 +69,9 @@ impl Opponent {
             Opponent::Classic { seat }
         } else if u < settings.classic_share + settings.teacher_share {
             Opponent::Teacher
-        } else if u < settings.classic_share + settings.teacher_share + settings.league_share && league_len > 0 {
+        } else if u < settings.classic_share + settings.teacher_share + settings.uct_share {
+            Opponent::Uct { seat }
+        } else if u < settings.classic_share + settings.teacher_share + settings.uct_share + settings.league_share && league_len > 0 {
             Opponent::Earlier { k: rng.below(league_len), seat }
         } else {
             Opponent::Itself
@@ -85,7 +95,8 @@ pub struct SelfPlayStats {
 enum Across<G> {
     Itself,
     Net { seat: Player, label: String, net: Arc<Mlp> },
-    Classic { seat: Player, agent: Box<dyn Agent<G>> },
+    /// A net-free bot (classic or UCT), named by `name` in the record.
+    Bot { seat: Player, name: &'static str, agent: Box<dyn Agent<G>> },
     Teacher { agent: Box<dyn Teacher<G>> },
 }
 
@@ -138,7 +149,7 @@ impl<G: Classic + ExactEndgame> Slot<G> {
                 let (opponent, learner_seat) = match &self.across {
                     Across::Itself => (None, None),
                     Across::Net { seat, label, .. } => (Some(label.clone()), Some(1 - seat)),
-                    Across::Classic { seat, .. } => (Some("classic".to_string()), Some(1 - seat)),
+                    Across::Bot { seat, name, .. } => (Some(name.to_string()), Some(1 - seat)),
                     Across::Teacher { .. } => (Some(TEACHER.to_string()), None),
                 };
                 let utilities = self.state.utilities();
@@ -163,7 +174,7 @@ impl<G: Classic + ExactEndgame> Slot<G> {
                     self.play(action, None);
                     continue;
                 }
-                if let Across::Classic { seat, agent } = &mut self.across {
+                if let Across::Bot { seat, agent, .. } = &mut self.across {
                     if self.state.to_move() == *seat {
                         let action = agent.choose(&self.state, None);
                         self.play(action, None);
@@ -237,7 +248,7 @@ impl<G: Classic + ExactEndgame> Slot<G> {
         match &self.across {
             Across::Itself => true,
             Across::Net { seat, .. } => mover != *seat || settings.opponent_samples,
-            Across::Classic { seat, .. } => mover != *seat,
+            Across::Bot { seat, .. } => mover != *seat,
             Across::Teacher { .. } => false,
         }
     }
@@ -252,7 +263,7 @@ impl<G: Classic + ExactEndgame> Slot<G> {
 
     fn play(&mut self, action: Action, target: Option<SearchTarget>) {
         match &mut self.across {
-            Across::Classic { agent, .. } => agent.observe(action),
+            Across::Bot { agent, .. } => agent.observe(action),
             Across::Teacher { agent } => agent.observe(action),
             _ => {}
         }
@@ -353,9 +364,13 @@ fn run_shard<G: Classic + ExactEndgame>(
             Opponent::Itself => Across::Itself,
             Opponent::Earlier { k, seat } => Across::Net { seat, label: league[k].label.clone(), net: Arc::clone(&league[k].net) },
             Opponent::Classic { seat } => match G::classic_agent(seed, Some(settings.classic_playouts)) {
-                Some(agent) => Across::Classic { seat, agent },
+                Some(agent) => Across::Bot { seat, name: CLASSIC, agent },
                 None => Across::Itself,
             },
+            Opponent::Uct { seat } => {
+                let agent = Box::new(SearchAgent::new(G::new_game(&mut Rng::new(seed)), MctsConfig::uct(), RolloutEvaluator::new(seed), Some(settings.uct_playouts)));
+                Across::Bot { seat, name: UCT, agent }
+            }
             Opponent::Teacher => match G::classic_teacher(seed, Some(settings.teacher_playouts)) {
                 Some(agent) => Across::Teacher { agent },
                 None => Across::Itself,
@@ -453,6 +468,8 @@ mod tests {
             opponent_samples: false,
             teacher_share: 0.0,
             teacher_playouts: 50,
+            uct_share: 0.0,
+            uct_playouts: 50,
         }
     }
 
@@ -460,39 +477,41 @@ mod tests {
     /// has nets.
     #[test]
     fn opponents_are_drawn_in_the_configured_shares() {
-        let s = SelfPlaySettings { league_share: 0.3, classic_share: 0.2, teacher_share: 0.1, ..settings() };
+        let s = SelfPlaySettings { league_share: 0.3, classic_share: 0.2, teacher_share: 0.1, uct_share: 0.15, ..settings() };
         let draws: Vec<Opponent> = (0..20_000).map(|seed| Opponent::draw(seed, &s, 4)).collect();
         let share = |f: &dyn Fn(&Opponent) -> bool| draws.iter().filter(|o| f(o)).count() as f64 / draws.len() as f64;
         assert!((share(&|o| matches!(o, Opponent::Classic { .. })) - 0.2).abs() < 0.015);
         assert!((share(&|o| matches!(o, Opponent::Earlier { .. })) - 0.3).abs() < 0.015);
         assert!((share(&|o| matches!(o, Opponent::Teacher)) - 0.1).abs() < 0.015);
+        assert!((share(&|o| matches!(o, Opponent::Uct { .. })) - 0.15).abs() < 0.015);
         for k in 0..4 {
             let of_k = share(&|o| matches!(o, Opponent::Earlier { k: j, .. } if *j == k));
             assert!((of_k - 0.075).abs() < 0.01, "league net {k}: {of_k}");
         }
-        assert!((share(&|o| matches!(o, Opponent::Classic { seat: 0 } | Opponent::Earlier { seat: 0, .. })) - 0.25).abs() < 0.015);
+        assert!((share(&|o| matches!(o, Opponent::Classic { seat: 0 } | Opponent::Uct { seat: 0 } | Opponent::Earlier { seat: 0, .. })) - 0.325).abs() < 0.015);
         assert!((0..1000).all(|seed| !matches!(Opponent::draw(seed, &s, 0), Opponent::Earlier { .. })), "an empty league plays itself");
         assert_eq!(Opponent::draw(5, &s, 4), Opponent::draw(5, &s, 4), "a game's opponent repeats");
     }
 
-    /// League and classic games: each record names the opponent drawn for its seed, the
+    /// League, classic and UCT games: each record names the opponent drawn for its seed, the
     /// learner's seat, and has samples only at the learner's moves.
     #[test]
-    fn league_and_classic_games_sample_the_learner_only() {
-        let s = SelfPlaySettings { league_share: 0.4, classic_share: 0.4, full_search_prob: 1.0, ..settings() };
+    fn league_classic_and_uct_games_sample_the_learner_only() {
+        let s = SelfPlaySettings { league_share: 0.3, classic_share: 0.3, uct_share: 0.2, full_search_prob: 1.0, ..settings() };
         let league = [LeagueNet { label: "iter 5".into(), net: zero_net() }, LeagueNet { label: "iter 10".into(), net: zero_net() }];
         let (records, _) = generate::<Connect4>(&zero_net(), &league, &s, 24, 3, &|| {});
-        let mut seen = [0; 3];
+        let mut seen = [0; 4];
         for r in &records {
             let expected = Opponent::draw(r.seed, &s, league.len());
             let (label, seat) = match expected {
                 Opponent::Itself => (None, None),
                 Opponent::Earlier { k, seat } => (Some(league[k].label.clone()), Some(1 - seat)),
-                Opponent::Classic { seat } => (Some("classic".to_string()), Some(1 - seat)),
+                Opponent::Classic { seat } => (Some(CLASSIC.to_string()), Some(1 - seat)),
+                Opponent::Uct { seat } => (Some(UCT.to_string()), Some(1 - seat)),
                 Opponent::Teacher => unreachable!("no teacher games configured"),
             };
             assert_eq!((&r.opponent, r.learner_seat), (&label, seat), "seed {}", r.seed);
-            seen[match expected { Opponent::Itself => 0, Opponent::Earlier { .. } => 1, Opponent::Classic { .. } => 2, Opponent::Teacher => unreachable!() }] += 1;
+            seen[match expected { Opponent::Itself => 0, Opponent::Earlier { .. } => 1, Opponent::Classic { .. } => 2, Opponent::Uct { .. } => 3, Opponent::Teacher => unreachable!() }] += 1;
             let mut state = Connect4::new();
             for (&a, t) in r.actions.iter().zip(&r.targets) {
                 let learner_moves = seat.is_none_or(|l| state.to_move() == l);
