@@ -432,7 +432,7 @@ impl FuzzTarget for BookTarget {
         "book".into()
     }
     fn seeds(&self) -> Vec<Vec<u8>> {
-        let shipped = include_str!("../../checkpoints/zuniq/book.txt");
+        let shipped = include_str!("../../checkpoints/zuniq/opening-book.txt");
         let head: String = shipped.lines().take(24).map(|l| format!("{l}\n")).collect();
         let compact = Book::parse(&head, "zuniq").expect("the shipped book reads").to_compact();
         vec![head.into_bytes(), compact.into_bytes()]
