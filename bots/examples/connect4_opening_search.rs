@@ -13,6 +13,8 @@
 //!
 //! `-- NET_PLAYOUTS UCT_PLAYOUTS CLASSIC_NODES [COLUMN]`; environment `NET` (default the
 //! shipped net). Columns c and 8 - c are mirror images: five columns, or the one named.
+//! `COLUMN` = 9: the first move instead, the net's and UCT's searches from the empty board
+//! (each column's share of the visits and the first player's value of it).
 use bots::bot::{net_search_config, Contest};
 use bots::connect4::classic::classic_search;
 use bots::connect4::search::PROVEN;
@@ -43,18 +45,46 @@ fn decision_and_value(after: &Connect4, mut search: impl FnMut(&Connect4) -> Mct
     format!("{played} ({:.0}% STEAL); {value:+.3}", 100.0 * steal_share)
 }
 
+/// The net's and UCT's searches from the empty board: each column's visits and value.
+fn first_move(net: &Arc<Mlp>, net_playouts: u64, uct_playouts: u64) {
+    let start = Connect4::new();
+    let mut net_tree = Mcts::new(start.clone(), MctsConfig { max_nodes: 8_000_000, ..net_search_config::<Connect4>() });
+    net_tree.search(&mut NetEvaluator::averaged(Arc::clone(net), Connect4::AVERAGED_VIEWS), &SearchLimits::playouts(net_playouts));
+    let mut uct_tree = Mcts::new(start, MctsConfig { max_nodes: 8_000_000, ..MctsConfig::uct() });
+    uct_tree.search(&mut RolloutEvaluator::new(1), &SearchLimits::playouts(uct_playouts));
+    println!("| first column | net: visits, value | UCT: visits, value |");
+    println!("|---|---|---|");
+    let (net_children, uct_children) = (net_tree.root_children(), uct_tree.root_children());
+    let share = |children: &[bots::mcts::ChildInfo], i: usize| 100.0 * children[i].visits as f64 / children.iter().map(|c| c.visits as f64).sum::<f64>();
+    for i in 0..COLS {
+        println!(
+            "| {} | {:.1}%, {:+.3} | {:.1}%, {:+.3} |",
+            net_children[i].action,
+            share(&net_children, i),
+            net_children[i].q[0],
+            share(&uct_children, i),
+            uct_children[i].q[0]
+        );
+    }
+    println!("the net plays {:?}, UCT {:?}", net_tree.best_action(), uct_tree.best_action());
+}
+
 fn main() {
     let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers")).collect();
+    let path = std::env::var("NET").unwrap_or("checkpoints/connect4/net.czw".into());
+    let net = Arc::new(Mlp::from_bytes(&std::fs::read(&path).unwrap(), "connect4").unwrap());
     let (net_playouts, uct_playouts, classic_nodes, columns) = match args[..] {
         [n, u, c] => (n, u, c, 0..=COLS / 2),
+        [n, u, _, 9] => {
+            first_move(&net, n, u);
+            return;
+        }
         [n, u, c, column] if (column as usize) < COLS => (n, u, c, column as usize..=column as usize),
         _ => {
             eprintln!("usage: connect4_opening_search NET_PLAYOUTS UCT_PLAYOUTS CLASSIC_NODES [COLUMN]");
             std::process::exit(2);
         }
     };
-    let path = std::env::var("NET").unwrap_or("checkpoints/connect4/net.czw".into());
-    let net = Arc::new(Mlp::from_bytes(&std::fs::read(&path).unwrap(), "connect4").unwrap());
     println!("| column | net: plays (STEAL's visits); stealer's value | UCT: the same | alpha-beta: STEAL, best keep (column), depths | seconds |");
     println!("|---|---|---|---|---|");
     for c in columns {
