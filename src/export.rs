@@ -40,7 +40,7 @@ fn size_limit(platform: Platform) -> usize {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DTypeArg {
-    /// The most precise storage that fits the platform's size limit (f16, then 16, 12, 10, 9,
+    /// The most precise storage that fits the platform's size limit (f16, then 16, 12, 11, 10, 9,
     /// 8-bit integers, range-coded).
     Auto,
     F32,
@@ -57,7 +57,7 @@ impl DTypeArg {
         match self {
             DTypeArg::Auto => {
                 let coded = |bits| Storage::Coded { bits };
-                vec![Storage::F16, coded(16), coded(12), coded(10), coded(9), coded(8)]
+                vec![Storage::F16, coded(16), coded(12), coded(11), coded(10), coded(9), coded(8)]
             }
             DTypeArg::F32 => vec![Storage::F32],
             DTypeArg::F16 => vec![Storage::F16],

@@ -523,7 +523,7 @@ mod tests {
         };
         let mut net = Mlp { game: "connect4".into(), hidden: vec![bell(200, 48), bell(48, 32)], policy: bell(32, 10), value: bell(32, 2) };
         net.hidden[0].weights[..48].fill(0.0);
-        for bits in [3, 8, 10, 16] {
+        for bits in [3, 8, 10, 11, 16] {
             let packed = to_bytes_as(&net, Storage::Int { bits }).unwrap();
             let coded = to_bytes_as(&net, Storage::Coded { bits }).unwrap();
             assert_eq!(stored_as(&coded), Some(Storage::Coded { bits }));
