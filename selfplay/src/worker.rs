@@ -5,9 +5,9 @@
 //! A share of the games can put another player across the net being trained (the learner):
 //! an earlier net of the run (a small league), the game's classic bot or a UCT bot with random
 //! playouts. Self-play alone leaves blind spots that only another player finds. Another share
-//! can be teacher games:
-//! the classic bot plays both seats and its searches become the targets (expert iteration,
-//! Anthony, Tian and Barber 2017: a stronger searcher's root visits as the policy target).
+//! can be teacher games: the classic bot plays both seats and its searches become the targets
+//! (expert iteration, Anthony, Tian and Barber 2017: a stronger searcher's root visits as the
+//! policy target).
 
 use crate::gumbel::{improved_policy, RootSchedule};
 use bots::agent::{Agent, SearchAgent};
