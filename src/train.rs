@@ -71,12 +71,11 @@ impl TrainObserver for Printer {
         };
         let remote = m.remote_games();
         let eval = if remote > 0 { format!(", {remote} games from {} workers{eval}", m.games_by_source.keys().filter(|s| s.as_str() != "local").count()) } else { eval };
-        let eval = match m.eval_points {
+        let mut eval = match m.eval_points {
             Some(p) => format!("{eval}, {p:.1} points"),
             None => eval,
         };
         // The learner's mean utility against each kind of opponent it met this iteration.
-        let mut eval = eval;
         for (name, games, utility) in [("classic", m.classic_games, m.classic_utility), ("uct", m.uct_games, m.uct_utility), ("league", m.league_games, m.league_utility)] {
             if let Some(u) = utility {
                 eval += &format!(", vs {name} {u:+.2} ({games})");

@@ -9,9 +9,9 @@
 //! (expert iteration, Anthony, Tian and Barber 2017: a stronger searcher's root visits as the
 //! policy target).
 
+use crate::arena::PlayerSpec;
 use crate::gumbel::{improved_policy, RootSchedule};
-use bots::agent::{Agent, SearchAgent};
-use bots::tools::RolloutEvaluator;
+use bots::agent::Agent;
 use bots::classic::{Classic, RootStatistics, Teacher};
 use bots::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
 use bots::mcts::{Mcts, MctsConfig, Selection};
@@ -368,10 +368,7 @@ fn run_shard<G: Classic + ExactEndgame>(
                 Some(agent) => Across::Bot { seat, name: CLASSIC, agent },
                 None => Across::Itself,
             },
-            Opponent::Uct { seat } => {
-                let agent = Box::new(SearchAgent::new(G::new_game(&mut Rng::new(seed)), MctsConfig::uct(), RolloutEvaluator::new(seed), Some(settings.uct_playouts)));
-                Across::Bot { seat, name: UCT, agent }
-            }
+            Opponent::Uct { seat } => Across::Bot { seat, name: UCT, agent: PlayerSpec::Uct.agent::<G>(seed, Some(settings.uct_playouts)) },
             Opponent::Teacher => match G::classic_teacher(seed, Some(settings.teacher_playouts)) {
                 Some(agent) => Across::Teacher { agent },
                 None => Across::Itself,
