@@ -342,3 +342,35 @@ fn league_and_classic_games_in_a_run() {
         assert!(m[i]["classic_utility"].as_f64().is_some());
     }
 }
+
+/// `selfplay.league_nets`: a fixed net is in the league from the first iteration on (the run's
+/// own nets join only after `league_every` iterations) and is never dropped from it.
+#[test]
+fn a_fixed_league_net_plays_from_the_first_iteration() {
+    let dir = fresh_dir("fixed-league");
+    let first = dir.join("first.toml");
+    std::fs::write(&first, TINY).unwrap();
+    let donor = dir.join("donor");
+    let out = run(&["train", "connect4", "--config", first.to_str().unwrap(), "--run-dir", donor.to_str().unwrap(), "--iterations", "1"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let fixed = donor.join("weights.czw");
+    let config = dir.join("fixed.toml");
+    let toml = TINY.replace("fast_playouts = 6", &format!("fast_playouts = 6\nleague_share = 0.4\nleague_every = 2\nleague_size = 1\nleague_nets = [{:?}]", fixed.to_str().unwrap()));
+    std::fs::write(&config, toml).unwrap();
+    let run_dir = dir.join("run");
+    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "4"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let m = metrics(&run_dir);
+    for (i, row) in m.iter().enumerate() {
+        let league = row["league_games"].as_u64().unwrap();
+        assert!((15..=50).contains(&league), "iteration {}: {league} of 80 league games", i + 1);
+    }
+    let own: Vec<String> = std::fs::read_dir(run_dir.join("league")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(own, ["iter-000004.czw"], "the run's own league keeps league_size nets; the fixed one is not among its files");
+    // Without a league share no game would meet the fixed net: refused before any work.
+    std::fs::write(&config, TINY.replace("fast_playouts = 6", &format!("fast_playouts = 6\nleague_nets = [{:?}]", fixed.to_str().unwrap()))).unwrap();
+    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", dir.join("refused").to_str().unwrap(), "--iterations", "1"], "");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("league_nets") && err.lines().count() == 1, "{err}");
+}

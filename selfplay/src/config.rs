@@ -56,6 +56,9 @@ pub struct SelfPlaySection {
     pub league_every: u64,
     /// The league keeps this many of the newest such nets.
     pub league_size: usize,
+    /// Nets (weights files) that stay in the league for the whole run besides the run's own:
+    /// a shipped net or another contender whose lines the learner must not drift into losing.
+    pub league_nets: Vec<String>,
     /// Share of games against the game's classic bot (games that have one).
     pub classic_share: f32,
     /// The classic opponent's budget per move (playouts; nodes for Connect 4's alpha-beta).
@@ -209,6 +212,7 @@ impl Default for SelfPlaySection {
             league_share: 0.0,
             league_every: 10,
             league_size: 8,
+            league_nets: Vec::new(),
             classic_share: 0.0,
             classic_playouts: 2000,
             opponent_samples: false,
@@ -283,7 +287,7 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), String> {
         let s = &self.selfplay;
         let t = &self.training;
-        let checks: [(bool, &str); 16] = [
+        let checks: [(bool, &str); 17] = [
             (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
             (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
             (s.games_in_flight >= 1, "selfplay.games_in_flight must be at least 1"),
@@ -296,6 +300,7 @@ impl TrainConfig {
                 "selfplay.league_share, classic_share, teacher_share and uct_share must be 0 or more, with a sum of at most 1",
             ),
             (s.league_every >= 1 && s.league_size >= 1 && s.classic_playouts >= 1, "selfplay.league_every, league_size and classic_playouts must be at least 1"),
+            (s.league_nets.is_empty() || s.league_share > 0.0, "selfplay.league_nets needs a league_share above 0 (no game would meet them)"),
             (s.teacher_playouts >= 1 && s.uct_playouts >= 1, "selfplay.teacher_playouts and uct_playouts must be at least 1"),
             (t.batch_size >= 1 && t.learning_rate > 0.0 && t.learning_rate < 1.0, "training.batch_size >= 1 and 0 < learning_rate < 1"),
             (t.sample_reuse > 0.0, "training.sample_reuse must be positive"),

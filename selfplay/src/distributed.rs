@@ -428,7 +428,9 @@ fn play_batches<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usize,
             let mut league = Vec::new();
             for (iteration, bytes) in stored {
                 let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| RemoteError::Fatal(format!("run {run}: league net {iteration} does not read: {e}")))?;
-                league.push(LeagueNet { label: format!("iter {iteration}"), net: Arc::new(net) });
+                // Fixed members (`selfplay.league_nets`) take the ids counting down from u64::MAX.
+                let label = if iteration > u64::MAX / 2 { format!("fixed {}", u64::MAX - iteration) } else { format!("iter {iteration}") };
+                league.push(LeagueNet { label, net: Arc::new(net) });
             }
             let age = published.map_or(String::new(), |ms| format!(", published {:.2} s ago", now_ms().saturating_sub(ms) as f64 / 1000.0));
             eprintln!("worker {name}: net {got}{age}, league of {}", league.len());

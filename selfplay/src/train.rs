@@ -466,8 +466,24 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
     let mut net = Arc::new(trainer.to_mlp(G::NAME));
     dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
     let mut league = dir.read_league::<G>(state.iteration)?;
+    // The fixed members (`selfplay.league_nets`), each under its file name; for remote
+    // workers they take the league ids counting down from u64::MAX.
+    let fixed: Vec<(u64, PathBuf, LeagueNet)> = config
+        .selfplay
+        .league_nets
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let path = PathBuf::from(name);
+            let label = path.file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
+            let net = load_weights::<G>(&path)?;
+            net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| file_error(&path, e))?;
+            Ok((u64::MAX - i as u64, path, LeagueNet { label, net: Arc::new(net) }))
+        })
+        .collect::<Result<_, TrainError>>()?;
     let league_bytes = |league: &[(u64, LeagueNet)]| -> Result<Vec<(u64, Vec<u8>)>, TrainError> {
-        league.iter().map(|(it, _)| std::fs::read(dir.league_file(*it)).map(|b| (*it, b)).map_err(|e| file_error(&dir.league_file(*it), e))).collect()
+        let fixed_bytes = fixed.iter().map(|(id, path, _)| std::fs::read(path).map(|b| (*id, b)).map_err(|e| file_error(path, e)));
+        fixed_bytes.chain(league.iter().map(|(it, _)| std::fs::read(dir.league_file(*it)).map(|b| (*it, b)).map_err(|e| file_error(&dir.league_file(*it), e)))).collect()
     };
     if let Some(link) = &mut link {
         link.publish(state.iteration, bots::nn_write::to_bytes(&net), league_bytes(&league)?).map_err(remote_error)?;
@@ -489,7 +505,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         let show = observer.show_progress() && !config.training.overlap;
         let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
         let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
-        let opponents: Vec<LeagueNet> = league.iter().map(|(_, l)| l.clone()).collect();
+        let opponents: Vec<LeagueNet> = fixed.iter().map(|(_, _, l)| l.clone()).chain(league.iter().map(|(_, l)| l.clone())).collect();
         let wanted = config.selfplay.games_per_iteration;
         let mut play = || -> Result<_, TrainError> {
             let Some(link) = link.as_mut() else {
