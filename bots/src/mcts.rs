@@ -207,6 +207,12 @@ impl<G: Game> Mcts<G> {
                 return;
             }
         }
+        // A position decided before the end (`Game::decided_utilities`) was a leaf of the old
+        // tree; as the root it still needs a move, so the search starts there afresh.
+        if self.nodes[node as usize].kind == Kind::Terminal && !next.is_terminal() {
+            self.reset(next);
+            return;
+        }
         if node != 0 {
             self.compact_from(node);
         }
@@ -368,8 +374,15 @@ impl<G: Game> Mcts<G> {
                 return None;
             }
             if n.kind == Kind::Leaf {
-                if self.leaf_state.is_terminal() {
-                    let exact = self.leaf_state.utilities();
+                // The root is never taken as decided: the search must still name a move there.
+                let decided = if self.leaf_state.is_terminal() {
+                    Some(self.leaf_state.utilities())
+                } else if node != 0 {
+                    self.leaf_state.decided_utilities()
+                } else {
+                    None
+                };
+                if let Some(exact) = decided {
                     n.kind = Kind::Terminal;
                     n.proven = Some(exact);
                     self.backup(exact, true);

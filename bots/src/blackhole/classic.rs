@@ -419,6 +419,9 @@ mod tests {
             let mover = if game.to_move() == 0 { red } else { -red };
             let solved = solver.solve(&game, u64::MAX, None).unwrap();
             assert_eq!(mover, solved.margin, "seed {seed}, turn {}", game.turn());
+            // The search's view of the same rule (`Game::decided_utilities`).
+            let u = (red as f32 / 45.0).clamp(-1.0, 1.0);
+            assert_eq!(game.decided_utilities(), Some([u, -u]), "seed {seed}");
             // The exact filling move keeps that margin.
             let (field, value) = board.filling_move();
             let mut after = game.clone();
@@ -434,6 +437,102 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 40, "only {checked} positions reached the filling phase");
+    }
+
+    #[test]
+    fn only_filling_positions_are_decided() {
+        let mut rng = Rng::new(17);
+        let (mut list, mut decided) = (ActionList::new(), 0);
+        for _ in 0..30 {
+            let mut game = BlackHole::new_game(&mut rng);
+            while !game.is_terminal() {
+                assert_eq!(game.decided_utilities().is_some(), Board::from_game(&game).filling(), "turn {}", game.turn());
+                decided += game.decided_utilities().is_some() as u32;
+                game.legal_actions(&mut list);
+                game.apply(list[rng.below(list.len())]);
+            }
+            assert_eq!(game.decided_utilities(), None, "a finished game is terminal, not decided");
+        }
+        assert!(decided > 20, "random games reach the filling phase ({decided} positions)");
+    }
+
+    /// The search takes decided positions as solved: it never asks its evaluator about one,
+    /// and a move into the filling phase is a proven child at the exact value.
+    #[test]
+    fn the_search_takes_filling_positions_as_solved() {
+        use crate::mcts::{Evaluator, Mcts, MctsConfig, SearchLimits, Values};
+        use crate::tools::UniformEvaluator;
+        struct Undecided(UniformEvaluator);
+        impl Evaluator<BlackHole> for Undecided {
+            fn evaluate(&mut self, state: &BlackHole, legal: &[Action], priors: &mut [f32]) -> Values {
+                assert_eq!(state.decided_utilities(), None, "a decided position was evaluated");
+                self.0.evaluate(state, legal, priors)
+            }
+        }
+        let mut solver = EndgameSolver::new();
+        let (mut list, mut proven_children) = (ActionList::new(), 0);
+        for seed in 0..20 {
+            // The last position of a random game before its filling phase.
+            let mut rng = Rng::new(seed);
+            let mut game = BlackHole::new_game(&mut rng);
+            let mut before = None;
+            while !game.is_terminal() && game.decided_utilities().is_none() {
+                before = Some(game.clone());
+                game.legal_actions(&mut list);
+                game.apply(list[rng.below(list.len())]);
+            }
+            let Some(before) = before.filter(|_| !game.is_terminal()) else { continue };
+            let mut tree = Mcts::new(before.clone(), MctsConfig::puct());
+            tree.search(&mut Undecided(UniformEvaluator), &SearchLimits::playouts(3_000));
+            for child in tree.root_children().iter().filter(|c| c.visits > 0) {
+                let mut after = before.clone();
+                after.apply(child.action);
+                if after.is_terminal() || after.decided_utilities().is_none() {
+                    continue;
+                }
+                let exact = solver.solve(&after, u64::MAX, None).unwrap().margin;
+                let red = if after.to_move() == 0 { exact } else { -exact };
+                let u = (red as f32 / 45.0).clamp(-1.0, 1.0);
+                assert_eq!(child.proven, Some([u, -u]), "seed {seed}, move {}", BlackHole::format_action(child.action));
+                proven_children += 1;
+            }
+        }
+        assert!(proven_children >= 20, "only {proven_children} moves into the filling phase searched");
+    }
+
+    #[test]
+    fn a_decided_position_reached_through_the_tree_is_searched_as_the_root() {
+        use crate::mcts::{Mcts, MctsConfig, SearchLimits};
+        use crate::tools::UniformEvaluator;
+        let mut list = ActionList::new();
+        let mut reached = 0;
+        for seed in 0..20 {
+            let mut rng = Rng::new(seed);
+            let mut game = BlackHole::new_game(&mut rng);
+            let mut before = None;
+            while !game.is_terminal() && game.decided_utilities().is_none() {
+                before = Some(game.clone());
+                game.legal_actions(&mut list);
+                game.apply(list[rng.below(list.len())]);
+            }
+            let Some(before) = before.filter(|_| !game.is_terminal()) else { continue };
+            let mut tree = Mcts::new(before.clone(), MctsConfig::puct());
+            tree.search(&mut UniformEvaluator, &SearchLimits::playouts(3_000));
+            // Into a child the tree holds as decided, as the bot does after its move.
+            let Some(child) = tree.root_children().into_iter().find(|c| c.proven.is_some() && c.visits > 0) else { continue };
+            let mut after = before.clone();
+            after.apply(child.action);
+            if after.is_terminal() {
+                continue;
+            }
+            tree.advance(child.action);
+            tree.search(&mut UniformEvaluator, &SearchLimits::playouts(500));
+            let best = tree.best_action().expect("the search names a move in a decided position");
+            assert!(after.is_legal(best), "seed {seed}");
+            assert!(tree.root_children().len() > 1, "seed {seed}: the root was expanded");
+            reached += 1;
+        }
+        assert!(reached >= 10, "only {reached} decided roots reached");
     }
 
     #[test]

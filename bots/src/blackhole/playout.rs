@@ -2,7 +2,7 @@
 //! bot (mixed into the net's value at the leaves, [`PlayoutMix`]): what a position reduces to,
 //! a playout policy after the 2018 players' descriptions, and the exact filling phase.
 
-use super::{fields_in, neighbours, BlackHole, FIELDS, MARGIN_SCALE};
+use super::{fields_in, filling_margin, neighbours, BlackHole, FIELDS, MARGIN_SCALE};
 use crate::game::{Action, Game};
 use crate::mcts::{Evaluator, Values};
 use crate::net_eval::NetEvaluator;
@@ -72,12 +72,8 @@ impl Board {
         self.links == 0
     }
 
-    /// In the filling phase (or at the end): Red's final margin with perfect play. Every stone
-    /// still to come lands next to no empty field, so the empty fields' margins stay as they
-    /// are; Red fills the lowest, Blue the highest, alternately, and the survivor is the hole.
-    /// With `n` empty fields, `n - 1` stones remain: the mover fills `n / 2` of them (rounded
-    /// up over the `n - 1`), so the hole is the `n / 2`-th lowest when Red moves first and the
-    /// `(n - 1) / 2`-th lowest when Blue does.
+    /// In the filling phase (or at the end): Red's final margin with perfect play
+    /// ([`super::filling_margin`]).
     pub fn filling_margin(&self) -> i32 {
         let mut margins = [0i8; FIELDS];
         let mut n = 0;
@@ -85,13 +81,7 @@ impl Board {
             margins[n] = self.sums[f];
             n += 1;
         }
-        if n == 0 {
-            return 0;
-        }
-        let sorted = &mut margins[..n];
-        sorted.sort_unstable();
-        let rank = if self.mover == 0 { n / 2 } else { (n - 1) / 2 };
-        sorted[rank] as i32
+        filling_margin(&mut margins[..n], self.mover == 0)
     }
 
     /// The exact move in the filling phase: the smallest stone into the field worst for the mover.
