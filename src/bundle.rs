@@ -149,6 +149,49 @@ fn strip_tests(l: &mut Lexed) -> Result<(), String> {
     }
 }
 
+/// Drops every `debug_assert!(..);` statement (`_eq`, `_ne` too): an exported bot is built
+/// with `rustc -O`, where they compile to nothing, and Connect 4's 100,000 bytes are tight.
+fn strip_debug_asserts(l: &mut Lexed) {
+    let marker: Vec<char> = "debug_assert".chars().collect();
+    let mut from = 0;
+    while let Some(start) = (from..l.chars.len().saturating_sub(marker.len())).find(|&i| {
+        !l.literal[i] && l.chars[i..i + marker.len()] == marker[..] && (i == 0 || l.literal[i - 1] || !is_ident(l.chars[i - 1]))
+    }) {
+        from = start + 1;
+        // The macro's name ends at `!(`; then the matching `)` and the statement's `;`.
+        let mut i = start + marker.len();
+        while i < l.chars.len() && is_ident(l.chars[i]) {
+            i += 1;
+        }
+        if l.chars.get(i..i + 2) != Some(&['!', '('][..]) {
+            continue;
+        }
+        let mut depth = 0usize;
+        let close = (i + 1..l.chars.len()).find(|&k| {
+            if l.literal[k] {
+                return false;
+            }
+            match l.chars[k] {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        let Some(close) = close else { return };
+        let mut end = close + 1;
+        while end < l.chars.len() && l.chars[end].is_whitespace() {
+            end += 1;
+        }
+        if l.chars.get(end) != Some(&';') || l.literal[end] {
+            continue;
+        }
+        l.chars.drain(start..=end);
+        l.literal.drain(start..=end);
+        from = start;
+    }
+}
+
 /// Two-character tokens: a space between their halves must stay, or the meaning changes.
 const TOKEN_PAIRS: [&str; 24] = [
     "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", "..", "//", "/*", "*/", "<-",
@@ -205,6 +248,7 @@ fn module_source<'a>(sources: &HashMap<&str, &'a str>, dir: &str, name: &str) ->
 fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&str) -> bool) -> Result<String, String> {
     let mut lexed = lex(text).map_err(|e| format!("{path}: {e}"))?;
     strip_tests(&mut lexed).map_err(|e| format!("{path}: {e}"))?;
+    strip_debug_asserts(&mut lexed);
     let code: String = lexed.chars.iter().collect();
     let dir = match path.rsplit_once('/') {
         _ if path == "lib.rs" => String::new(),
@@ -387,6 +431,17 @@ mod tests {
         assert!(!out.contains("doc") && !out.contains("tail") && !out.contains("nested"), "{out}");
         assert!(out.contains("\"// not a comment { \\\" \""), "{out}");
         assert!(out.contains("'\"'") && out.contains("'\\''") && out.contains("&'static str"), "{out}");
+    }
+
+    #[test]
+    fn debug_assert_statements_go_everything_else_stays() {
+        let src = "fn f(a: &[u8]) -> u8 {\n    debug_assert!(a.len() > 1, \"short ( {}\", a.len());\n    debug_assert_eq!(a[0], (a[1]));\n    let my_debug_assert = 1;\n    assert!(a[0] < 9, \"debug_assert!(x);\");\n    a[0]\n}\nfn g() -> bool { debug_assert!(true) }\n";
+        let mut l = lex(src).unwrap();
+        strip_debug_asserts(&mut l);
+        let out = minify(&l);
+        assert!(!out.contains("debug_assert!(a.len") && !out.contains("debug_assert_eq!"), "{out}");
+        assert!(out.contains("let my_debug_assert=1;") && out.contains("assert!(a[0]<9,\"debug_assert!(x);\");a[0]}"), "{out}");
+        assert!(out.contains("{debug_assert!(true)}"), "a tail expression stays: {out}");
     }
 
     #[test]
