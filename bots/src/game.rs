@@ -143,11 +143,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn scores(&self) -> [f32; NUM_PLAYERS];
     /// What each seat maximises, in `[-1, 1]`; only meaningful at a terminal state.
     fn utilities(&self) -> [f32; NUM_PLAYERS];
-    /// Before the end, the utilities a rule already fixes under best play by both sides (Black
-    /// Hole's filling phase), or `None`. The search treats such a position as solved: it is
-    /// neither evaluated nor expanded.
+    /// The utilities already fixed under best play by both sides: at the end, and wherever a
+    /// rule fixes them before it (Black Hole's filling phase); `None` while the game is open.
+    /// The search treats such a position as solved: it is neither evaluated nor expanded.
     fn decided_utilities(&self) -> Option<[f32; NUM_PLAYERS]> {
-        None
+        self.is_terminal().then(|| self.utilities())
     }
     /// Zobrist-style key of the state.
     fn hash(&self) -> u64;

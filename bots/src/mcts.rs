@@ -374,15 +374,8 @@ impl<G: Game> Mcts<G> {
                 return None;
             }
             if n.kind == Kind::Leaf {
-                // The root is never taken as decided: the search must still name a move there.
-                let decided = if self.leaf_state.is_terminal() {
-                    Some(self.leaf_state.utilities())
-                } else if node != 0 {
-                    self.leaf_state.decided_utilities()
-                } else {
-                    None
-                };
-                if let Some(exact) = decided {
+                // The root is never terminal, nor taken as decided: the search names a move there.
+                if let Some(exact) = (node != 0).then(|| self.leaf_state.decided_utilities()).flatten() {
                     n.kind = Kind::Terminal;
                     n.proven = Some(exact);
                     self.backup(exact, true);

@@ -451,7 +451,7 @@ mod tests {
                 game.legal_actions(&mut list);
                 game.apply(list[rng.below(list.len())]);
             }
-            assert_eq!(game.decided_utilities(), None, "a finished game is terminal, not decided");
+            assert_eq!(game.decided_utilities(), Some(game.utilities()), "a finished game is decided by its result");
         }
         assert!(decided > 20, "random games reach the filling phase ({decided} positions)");
     }

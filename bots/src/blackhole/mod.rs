@@ -322,7 +322,10 @@ impl Game for BlackHole {
 
     fn decided_utilities(&self) -> Option<[f32; NUM_PLAYERS]> {
         let empty = self.empty_fields();
-        if !FILLING_IS_DECIDED || self.is_terminal() || !is_filling(empty) {
+        if self.is_terminal() {
+            return Some(self.utilities());
+        }
+        if !FILLING_IS_DECIDED || !is_filling(empty) {
             return None;
         }
         let mut margins = [0i8; FIELDS];
