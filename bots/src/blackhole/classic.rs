@@ -456,6 +456,23 @@ mod tests {
         assert!(decided > 20, "random games reach the filling phase ({decided} positions)");
     }
 
+    /// For random games with seeds `0..games`, the last position before the filling phase
+    /// (games that end without one are skipped), with the game's seed.
+    fn last_positions_before_filling(games: u64) -> impl Iterator<Item = (u64, BlackHole)> {
+        let mut list = ActionList::new();
+        (0..games).filter_map(move |seed| {
+            let mut rng = Rng::new(seed);
+            let mut game = BlackHole::new_game(&mut rng);
+            let mut before = None;
+            while !game.is_terminal() && game.decided_utilities().is_none() {
+                before = Some(game.clone());
+                game.legal_actions(&mut list);
+                game.apply(list[rng.below(list.len())]);
+            }
+            before.filter(|_| !game.is_terminal()).map(|b| (seed, b))
+        })
+    }
+
     /// The search takes decided positions as solved: it never asks its evaluator about one,
     /// and a move into the filling phase is a proven child at the exact value.
     #[test]
@@ -470,18 +487,8 @@ mod tests {
             }
         }
         let mut solver = EndgameSolver::new();
-        let (mut list, mut proven_children) = (ActionList::new(), 0);
-        for seed in 0..20 {
-            // The last position of a random game before its filling phase.
-            let mut rng = Rng::new(seed);
-            let mut game = BlackHole::new_game(&mut rng);
-            let mut before = None;
-            while !game.is_terminal() && game.decided_utilities().is_none() {
-                before = Some(game.clone());
-                game.legal_actions(&mut list);
-                game.apply(list[rng.below(list.len())]);
-            }
-            let Some(before) = before.filter(|_| !game.is_terminal()) else { continue };
+        let mut proven_children = 0;
+        for (seed, before) in last_positions_before_filling(20) {
             let mut tree = Mcts::new(before.clone(), MctsConfig::puct());
             tree.search(&mut Undecided(UniformEvaluator), &SearchLimits::playouts(3_000));
             for child in tree.root_children().iter().filter(|c| c.visits > 0) {
@@ -504,18 +511,8 @@ mod tests {
     fn a_decided_position_reached_through_the_tree_is_searched_as_the_root() {
         use crate::mcts::{Mcts, MctsConfig, SearchLimits};
         use crate::tools::UniformEvaluator;
-        let mut list = ActionList::new();
         let mut reached = 0;
-        for seed in 0..20 {
-            let mut rng = Rng::new(seed);
-            let mut game = BlackHole::new_game(&mut rng);
-            let mut before = None;
-            while !game.is_terminal() && game.decided_utilities().is_none() {
-                before = Some(game.clone());
-                game.legal_actions(&mut list);
-                game.apply(list[rng.below(list.len())]);
-            }
-            let Some(before) = before.filter(|_| !game.is_terminal()) else { continue };
+        for (seed, before) in last_positions_before_filling(20) {
             let mut tree = Mcts::new(before.clone(), MctsConfig::puct());
             tree.search(&mut UniformEvaluator, &SearchLimits::playouts(3_000));
             // Into a child the tree holds as decided, as the bot does after its move.
