@@ -466,9 +466,9 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
     let mut net = Arc::new(trainer.to_mlp(G::NAME));
     dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
     let mut league = dir.read_league::<G>(state.iteration)?;
-    // The fixed members (`selfplay.league_nets`), each under its file name; for remote
-    // workers they take the league ids counting down from u64::MAX.
-    let fixed: Vec<(u64, PathBuf, LeagueNet)> = config
+    // The fixed members (`selfplay.league_nets`), each under its file name, read once: remote
+    // workers get the same bytes, under the league ids counting down from u64::MAX.
+    let fixed: Vec<(u64, Vec<u8>, LeagueNet)> = config
         .selfplay
         .league_nets
         .iter()
@@ -476,13 +476,14 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         .map(|(i, name)| {
             let path = PathBuf::from(name);
             let label = path.file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
-            let net = load_weights::<G>(&path)?;
+            let bytes = std::fs::read(&path).map_err(|e| file_error(&path, e))?;
+            let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(&path, e))?;
             net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| file_error(&path, e))?;
-            Ok((u64::MAX - i as u64, path, LeagueNet { label, net: Arc::new(net) }))
+            Ok((u64::MAX - i as u64, bytes, LeagueNet { label, net: Arc::new(net) }))
         })
         .collect::<Result<_, TrainError>>()?;
     let league_bytes = |league: &[(u64, LeagueNet)]| -> Result<Vec<(u64, Vec<u8>)>, TrainError> {
-        let fixed_bytes = fixed.iter().map(|(id, path, _)| std::fs::read(path).map(|b| (*id, b)).map_err(|e| file_error(path, e)));
+        let fixed_bytes = fixed.iter().map(|(id, bytes, _)| Ok((*id, bytes.clone())));
         fixed_bytes.chain(league.iter().map(|(it, _)| std::fs::read(dir.league_file(*it)).map(|b| (*it, b)).map_err(|e| file_error(&dir.league_file(*it), e)))).collect()
     };
     if let Some(link) = &mut link {

@@ -321,10 +321,10 @@ impl Game for BlackHole {
     }
 
     fn decided_utilities(&self) -> Option<[f32; NUM_PLAYERS]> {
-        let empty = self.empty_fields();
         if self.is_terminal() {
             return Some(self.utilities());
         }
+        let empty = self.empty_fields();
         if !FILLING_IS_DECIDED || !is_filling(empty) {
             return None;
         }
