@@ -210,9 +210,16 @@ const OPTIM_CONFIG_FILE: &str = "optim.json";
 
 impl Trainer {
     pub fn new(net_config: NetConfig, optim_config: OptimConfig, seed: u64) -> Self {
+        // The backend's random generator is shared by the process: seeding and drawing the
+        // initial weights must not interleave with another trainer's (parallel tests, threads),
+        // or the same seed gives other weights.
+        static SEED_AND_INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let device = Device::flex().autodiff();
-        device.seed(seed);
-        let net = PolicyValueNet::new(&net_config, &device);
+        let net = {
+            let _turn = SEED_AND_INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            device.seed(seed);
+            PolicyValueNet::new(&net_config, &device)
+        };
         let optim = Self::optimizer(&optim_config);
         Trainer { net, optim, net_config, optim_config, step: 0, device }
     }
