@@ -49,6 +49,33 @@ fn an_exported_connect4_bot_plays_its_book_move() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--positions`: a fixed number of searches, the likeliest positions first; the exported bot
+/// answers the first column from its book.
+#[test]
+fn a_book_by_reach_holds_its_number_of_positions() {
+    let dir = temp_dir("book-reach");
+    let book = dir.join("c4.book");
+    let out = run(&["book", "connect4", "--checkpoint", &shipped("connect4"), "--positions", "8", "--plies", "6", "--playouts", "200", "-o", book.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(": 8 positions"), "{}", String::from_utf8_lossy(&out.stdout));
+    // A smaller book from the same settings takes its moves from the larger one: its entries
+    // are the first searches of each seat.
+    let smaller = dir.join("c4-small.book");
+    let out = run(&["book", "connect4", "--checkpoint", &shipped("connect4"), "--positions", "4", "--plies", "6", "--playouts", "200", "--reuse", book.to_str().unwrap(), "-o", smaller.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let entries = |path: &std::path::Path| std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.starts_with('#') && !l.starts_with("game")).map(str::to_string).collect::<Vec<_>>();
+    let (large, small) = (entries(&book), entries(&smaller));
+    assert_eq!(small.len(), 4);
+    assert!(small.iter().all(|e| large.contains(e)), "{small:?} not all in {large:?}");
+    let book = Book::parse(&std::fs::read_to_string(&book).unwrap(), "connect4").unwrap();
+    let mut after = <Connect4 as Game>::new_game(&mut Rng::new(0));
+    after.apply(4);
+    assert!(book.lookup(&after).is_some(), "no answer to the centre column");
+    let out = run(&["book", "connect4", "--checkpoint", &shipped("connect4"), "--positions", "0", "-o", dir.join("x.book").to_str().unwrap()], "");
+    assert_clean_error(&out, "--plies, --playouts and --positions must be at least 1");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn books_are_refused_where_they_cannot_work() {
     let dir = temp_dir("book-refusals");

@@ -5,19 +5,32 @@
 //! Text form, one entry a line: the position's key (16 hex digits: the smallest
 //! [`Game::hash`] over its symmetric copies) and the action in that copy's frame (decimal).
 //! Lines starting with `#` are comments; `game NAME` names the game. In an exported bot the
-//! entries are joined by `;` on one line.
+//! entries are joined by `;` on one line, each key cut to its first [`COMPACT_KEY_DIGITS`]
+//! digits: a key with fewer than 16 digits matches every position whose key starts with them.
 
 use crate::agent::Agent;
-use crate::bot::{net_agent, run_bot, Contest};
+use crate::bot::{net_agent, run_bot, Contest, Platform};
 use crate::game::{Action, ActionList, Game};
 use crate::nn::{text_to_bytes, Mlp};
 use crate::time::Safety;
 use std::time::Instant;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Hex digits a key keeps in the compact form. 40 bits: with a few hundred entries the chance
+/// that a position outside the book matches one is about 1e-10 a lookup (and a match must
+/// still name a legal move), while each entry costs 6 bytes less of a size-capped export.
+pub const COMPACT_KEY_DIGITS: usize = 10;
+
+#[derive(Clone, Debug, PartialEq)]
 pub struct Book {
-    /// Sorted by key, one action a key.
+    /// Sorted by key, one action a key; keys hold only their first `key_digits` hex digits.
     entries: Vec<(u64, Action)>,
+    key_digits: usize,
+}
+
+impl Default for Book {
+    fn default() -> Self {
+        Book { entries: Vec::new(), key_digits: 16 }
+    }
 }
 
 /// A position's key, and the symmetry whose copy gives it.
@@ -26,6 +39,10 @@ pub fn canonical_key<G: Game>(state: &G) -> (u64, usize) {
 }
 
 impl Book {
+    fn key_mask(&self) -> u64 {
+        u64::MAX << (64 - 4 * self.key_digits)
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -37,6 +54,7 @@ impl Book {
     /// Records `action` for `state` (replacing an earlier entry for that position).
     pub fn insert<G: Game>(&mut self, state: &G, action: Action) {
         let (key, sym) = canonical_key(state);
+        let key = key & self.key_mask();
         let entry = (key, G::map_action(sym, action));
         match self.entries.binary_search_by_key(&key, |e| e.0) {
             Ok(i) => self.entries[i] = entry,
@@ -44,15 +62,28 @@ impl Book {
         }
     }
 
+    /// Adds `other`'s entries (its move wins where both hold a position).
+    pub fn merge(&mut self, other: Book) {
+        self.key_digits = self.key_digits.min(other.key_digits);
+        let key_mask = self.key_mask();
+        self.entries.retain(|e| other.entries.binary_search_by_key(&(e.0 & key_mask), |o| o.0 & key_mask).is_err());
+        self.entries.extend(other.entries);
+        for entry in &mut self.entries {
+            entry.0 &= key_mask;
+        }
+        self.entries.sort_unstable();
+        self.entries.dedup_by_key(|e| e.0);
+    }
+
     pub fn contains<G: Game>(&self, state: &G) -> bool {
-        self.entries.binary_search_by_key(&canonical_key(state).0, |e| e.0).is_ok()
+        self.entries.binary_search_by_key(&(canonical_key(state).0 & self.key_mask()), |e| e.0).is_ok()
     }
 
     /// The book's move at `state`, if it has one (and it is legal there: a key that collides
     /// with another position's plays nothing).
     pub fn lookup<G: Game>(&self, state: &G) -> Option<Action> {
         let (key, sym) = canonical_key(state);
-        let stored = self.entries[self.entries.binary_search_by_key(&key, |e| e.0).ok()?].1;
+        let stored = self.entries[self.entries.binary_search_by_key(&(key & self.key_mask()), |e| e.0).ok()?].1;
         let mut legal = ActionList::new();
         state.legal_actions(&mut legal);
         legal.iter().copied().find(|&a| G::map_action(sym, a) == stored)
@@ -61,6 +92,7 @@ impl Book {
     /// Reads the text form; `game` must match its `game` line when it has one.
     pub fn parse(text: &str, game: &str) -> Result<Book, String> {
         let mut entries = Vec::new();
+        let mut digits = 16;
         for (n, line) in text.split(['\n', ';']).enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -72,26 +104,36 @@ impl Book {
                 }
                 continue;
             }
-            let entry = line.split_once(' ').and_then(|(key, action)| Some((u64::from_str_radix(key, 16).ok()?, action.trim().parse::<Action>().ok()?)));
+            let entry = line.split_once(' ').filter(|(key, _)| (1..=16).contains(&key.len())).and_then(|(key, action)| {
+                digits = digits.min(key.len());
+                Some((u64::from_str_radix(key, 16).ok()? << (64 - 4 * key.len()), action.trim().parse::<Action>().ok()?))
+            });
             entries.push(entry.ok_or_else(|| format!("entry {}: expected a hex key and an action, got {line:?}", n + 1))?);
         }
-        entries.sort_unstable();
-        entries.dedup_by_key(|e| e.0);
-        Ok(Book { entries })
+        let mut book = Book { entries, key_digits: digits };
+        let key_mask = book.key_mask();
+        for entry in &mut book.entries {
+            entry.0 &= key_mask;
+        }
+        book.entries.sort_unstable();
+        book.entries.dedup_by_key(|e| e.0);
+        Ok(book)
     }
 
     /// The text form: `game` line, then one entry a line.
     pub fn to_text(&self, game: &str, comment: &str) -> String {
         let mut text = format!("# cupzero opening book{}\ngame {game}\n", if comment.is_empty() { String::new() } else { format!(": {comment}") });
+        let shift = 64 - 4 * self.key_digits;
         for (key, action) in &self.entries {
-            text.push_str(&format!("{key:016x} {action}\n"));
+            text.push_str(&format!("{:01$x} {2}\n", key >> shift, self.key_digits, action));
         }
         text
     }
 
-    /// The entries on one line, as an exported bot embeds them.
+    /// The entries on one line with their keys cut short, as an exported bot embeds them.
     pub fn to_compact(&self) -> String {
-        self.entries.iter().map(|(key, action)| format!("{key:x} {action}")).collect::<Vec<_>>().join(";")
+        let digits = COMPACT_KEY_DIGITS.min(self.key_digits);
+        self.entries.iter().map(|(key, action)| format!("{:01$x} {2}", key >> (64 - 4 * digits), digits, action)).collect::<Vec<_>>().join(";")
     }
 }
 
@@ -101,11 +143,20 @@ pub struct BookAgent<G: Game> {
     pub book: Book,
     pub inner: Box<dyn Agent<G>>,
     from_book: bool,
+    think_on_book_moves: bool,
 }
 
 impl<G: Game> BookAgent<G> {
     pub fn new(book: Book, inner: Box<dyn Agent<G>>) -> Self {
-        BookAgent { book, inner, from_book: false }
+        BookAgent { book, inner, from_book: false, think_on_book_moves: false }
+    }
+
+    /// Lets `inner` search its full time on book positions too and then plays the book's move:
+    /// under a clock a turn (CodinGame) the time is lost if unused, and the tree the search
+    /// grows is reused on the next turns, which a book move in no time would leave empty.
+    pub fn thinking_on_book_moves(mut self) -> Self {
+        self.think_on_book_moves = true;
+        self
     }
 }
 
@@ -113,6 +164,9 @@ impl<G: Game> Agent<G> for BookAgent<G> {
     fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
         if let Some(action) = self.book.lookup(state) {
             self.from_book = true;
+            if self.think_on_book_moves && deadline.is_some() {
+                self.inner.choose(state, deadline);
+            }
             return action;
         }
         self.from_book = false;
@@ -161,6 +215,7 @@ pub fn exported_main_with_book<G: Contest>(weights_text: &str, book_text: &str, 
         .map_err(|e| e.to_string())
         .and_then(net_agent::<G>)
         .and_then(|agent| Book::parse(book_text, G::NAME).map(|book| BookAgent::new(book, agent)))
+        .map(|agent| if G::PLATFORM == Platform::CodinGame { agent.thinking_on_book_moves() } else { agent })
         .and_then(|mut agent| run_bot::<G>(&mut agent, safety, time_scale, false).map_err(|e| e.to_string()));
     match result {
         Ok(()) => 0,
@@ -204,7 +259,17 @@ mod tests {
         }
         assert_eq!(book.len(), 3);
         assert_eq!(Book::parse(&book.to_text("connect4", "test"), "connect4").unwrap(), book);
-        assert_eq!(Book::parse(&book.to_compact(), "connect4").unwrap(), book);
+        // The compact form keeps 40 bits of each key and still finds every move.
+        let compact = Book::parse(&book.to_compact(), "connect4").unwrap();
+        assert_eq!(book.to_compact().split(';').next().unwrap().split(' ').next().unwrap().len(), COMPACT_KEY_DIGITS);
+        let mut state = Connect4::new_game(&mut Rng::new(0));
+        for column in [0, 3, 5] {
+            assert_eq!(compact.lookup(&state), Some(column));
+            state.apply(column);
+        }
+        assert_eq!(compact.lookup(&state), None);
+        assert_eq!(Book::parse(&compact.to_compact(), "connect4").unwrap(), compact);
+        assert_eq!(Book::parse(&compact.to_text("connect4", ""), "connect4").unwrap(), compact);
         assert_eq!(Book::parse("game zuniq\n", "connect4").unwrap_err(), "a zuniq book, not connect4");
         assert!(Book::parse("12ab\n", "connect4").unwrap_err().starts_with("entry 1: expected a hex key"));
     }
@@ -225,5 +290,36 @@ mod tests {
         let action = agent.choose(&next, None);
         assert!(next.is_legal(action));
         assert_ne!(agent.last_report(), "book move");
+    }
+
+    /// Counts the searches it is asked for.
+    struct Counting(std::sync::Arc<std::sync::atomic::AtomicU32>);
+    impl Agent<Connect4> for Counting {
+        fn choose(&mut self, state: &Connect4, _deadline: Option<Instant>) -> Action {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut legal = ActionList::new();
+            state.legal_actions(&mut legal);
+            legal[legal.len() - 1]
+        }
+        fn observe(&mut self, _action: Action) {}
+    }
+
+    /// Thinking on book moves: the inner agent searches the turn's time (under a deadline) and
+    /// the book's move is played all the same; without a deadline nothing is searched.
+    #[test]
+    fn a_thinking_book_agent_searches_and_plays_the_book() {
+        let start = Connect4::new_game(&mut Rng::new(0));
+        let mut book = Book::default();
+        book.insert(&start, 4);
+        let searches = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let count = |s: &std::sync::atomic::AtomicU32| s.load(std::sync::atomic::Ordering::Relaxed);
+        let mut agent = BookAgent::new(book.clone(), Box::new(Counting(searches.clone()))).thinking_on_book_moves();
+        assert_eq!(agent.choose(&start, Some(Instant::now() + std::time::Duration::from_millis(5))), 4);
+        assert_eq!((count(&searches), agent.last_report().as_str()), (1, "book move"));
+        assert_eq!(agent.choose(&start, None), 4);
+        assert_eq!(count(&searches), 1);
+        let mut plain = BookAgent::new(book, Box::new(Counting(searches.clone())));
+        assert_eq!(plain.choose(&start, Some(Instant::now() + std::time::Duration::from_millis(5))), 4);
+        assert_eq!(count(&searches), 1);
     }
 }

@@ -3,6 +3,10 @@
 //! position the tree goes on along that move (the bot's own line) and along the `replies`
 //! moves the net's policy rates highest (what an opponent is likely to play), so a bot in
 //! either seat finds its answers there. Symmetric positions are searched once.
+//!
+//! [`build_book_by_reach`] spends a fixed number of searches where games are most likely to go
+//! instead: for each seat, the bot's own moves follow the book and the opponent's follow the
+//! net's policy, and the positions the bot most likely meets are searched first.
 
 use bots::book::{canonical_key, Book};
 use bots::bot::{net_search_config, Contest};
@@ -11,7 +15,7 @@ use bots::net_eval::legal_softmax;
 use bots::nn::{Mlp, Scratch};
 use bots::rng::Rng;
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{BinaryHeap, HashSet};
 use std::sync::Arc;
 
 #[derive(Clone, Debug)]
@@ -101,6 +105,111 @@ pub fn build_book<G: Contest>(net: &Mlp, settings: &BookSettings, choose: &(dyn 
     book
 }
 
+/// How [`build_book_by_reach`] spends its searches.
+#[derive(Clone, Debug)]
+pub struct ReachSettings {
+    /// Book positions to search, split between the two seats.
+    pub positions: usize,
+    /// Positions at most this many actions from the start.
+    pub plies: usize,
+    /// In the first this many plies, every distinct opponent move is taken as equally likely
+    /// (an unknown opponent's opening is not the net's), later the net's policy weighs them.
+    pub uniform_plies: usize,
+}
+
+/// A position waiting in the best-first queue: its chance of arising, given the book's moves
+/// for one seat and the net's policy for the other.
+struct Reached<G> {
+    chance: f64,
+    ply: usize,
+    state: G,
+}
+
+impl<G> PartialEq for Reached<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.chance == other.chance
+    }
+}
+impl<G> Eq for Reached<G> {}
+impl<G> PartialOrd for Reached<G> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<G> Ord for Reached<G> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.chance.total_cmp(&other.chance)
+    }
+}
+
+/// The opponent's distinct moves at `state` (one per symmetric copy of the child) and the
+/// chance of each: uniform, or the net's policy summed over the symmetric copies.
+fn opponent_moves<G: Contest>(net: &Mlp, state: &G, uniform: bool) -> Vec<(Action, f64)> {
+    let mut legal = ActionList::new();
+    state.legal_actions(&mut legal);
+    let mut features = vec![0.0; G::NUM_FEATURES];
+    state.encode(&mut features);
+    let mut logits = vec![0.0; G::NUM_ACTIONS];
+    net.forward(&features, &mut Scratch::default(), &mut logits);
+    let mut priors = vec![0.0; legal.len()];
+    legal_softmax(&logits, &legal, &mut priors);
+    let mut moves: Vec<(u64, Action, f64)> = Vec::new();
+    for (&action, &prior) in legal.iter().zip(&priors) {
+        let mut child = state.clone();
+        child.apply(action);
+        let key = canonical_key(&child).0;
+        match moves.iter_mut().find(|m| m.0 == key) {
+            Some(m) => m.2 += prior as f64,
+            None => moves.push((key, action, prior as f64)),
+        }
+    }
+    let count = moves.len() as f64;
+    moves.into_iter().map(|(_, action, prior)| (action, if uniform { 1.0 / count } else { prior })).collect()
+}
+
+/// An opening book of `settings.positions` searches, spent best first on the positions each
+/// seat most likely meets: from the start, the seat's own moves are the book's (searched by
+/// `choose`), the opponent's are weighed by the net's policy ([`ReachSettings::uniform_plies`]
+/// first). The two seats' trees are built side by side on the current rayon pool.
+/// `on_search(seat, searched, chance)` reports each search.
+pub fn build_book_by_reach<G: Contest>(net: &Mlp, settings: &ReachSettings, choose: &(dyn Fn(&G) -> Action + Sync), on_search: &(dyn Fn(usize, usize, f64) + Sync)) -> Book {
+    let seat_book = |seat: usize| {
+        let mut book = Book::default();
+        let start = G::new_game(&mut Rng::new(0));
+        let mut seen: HashSet<u64> = HashSet::new();
+        let mut queue = BinaryHeap::from([Reached { chance: 1.0, ply: 0, state: start }]);
+        let budget = settings.positions / 2 + if seat == 0 { settings.positions % 2 } else { 0 };
+        while book.len() < budget {
+            let Some(Reached { chance, ply, state }) = queue.pop() else { break };
+            if state.is_terminal() || ply > settings.plies || !seen.insert(canonical_key(&state).0) {
+                continue;
+            }
+            if state.to_move() == seat {
+                if ply == settings.plies {
+                    continue;
+                }
+                let action = choose(&state);
+                book.insert(&state, action);
+                on_search(seat, book.len(), chance);
+                let mut child = state.clone();
+                child.apply(action);
+                queue.push(Reached { chance, ply: ply + 1, state: child });
+            } else {
+                for (action, p) in opponent_moves(net, &state, ply < settings.uniform_plies) {
+                    let mut child = state.clone();
+                    child.apply(action);
+                    queue.push(Reached { chance: chance * p, ply: ply + 1, state: child });
+                }
+            }
+        }
+        book
+    };
+    let (first, second) = rayon::join(|| seat_book(0), || seat_book(1));
+    let mut book = first;
+    book.merge(second);
+    book
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +233,39 @@ mod tests {
         assert!(start.is_legal(first));
         assert!(fixed_start::<Connect4>());
         assert!(!fixed_start::<bots::blackhole::BlackHole>());
+    }
+
+    /// Spent by reach: the first player's searches start at the empty board and follow its
+    /// own move; the second player's go first to its answers to every first column (all
+    /// equally likely in the first ply), mirror images searched once.
+    #[test]
+    fn a_book_by_reach_searches_the_likeliest_positions_first() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../checkpoints/connect4/net.czw");
+        let net = Arc::new(Mlp::from_bytes(&std::fs::read(path).unwrap(), "connect4").unwrap());
+        let settings = ReachSettings { positions: 12, plies: 10, uniform_plies: 1 };
+        let chances = std::sync::Mutex::new(Vec::new());
+        let book = build_book_by_reach::<Connect4>(&net, &settings, &net_bot_move(&net, 50), &|seat, searched, chance| chances.lock().unwrap().push((seat, searched, chance)));
+        assert_eq!(book.len(), 12);
+        let chances = chances.into_inner().unwrap();
+        for seat in 0..2 {
+            let seen: Vec<f64> = chances.iter().filter(|c| c.0 == seat).map(|c| c.2).collect();
+            assert_eq!(seen.len(), 6);
+            assert!(seen.windows(2).all(|w| w[0] >= w[1]), "seat {seat}: {seen:?}");
+        }
+        let start = Connect4::new_game(&mut Rng::new(0));
+        let first = book.lookup(&start).expect("the start is in the book");
+        let mut after_first = start.clone();
+        after_first.apply(first);
+        for column in 0..9 {
+            let mut after = start.clone();
+            after.apply(column);
+            let answer = book.lookup(&after).unwrap_or_else(|| panic!("no answer to {column}"));
+            assert!(after.is_legal(answer));
+        }
+        // The first player's second move, after the answer the net's policy rates likeliest.
+        let reply = opponent_moves(&net, &after_first, false).into_iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+        let mut line = after_first.clone();
+        line.apply(reply);
+        assert!(book.lookup(&line).is_some(), "no move after {first} {reply}");
     }
 }
