@@ -324,7 +324,9 @@ fn overlapped_training_trains_one_iteration_behind() {
 fn league_and_classic_games_in_a_run() {
     let dir = fresh_dir("league");
     let config = dir.join("league.toml");
-    let toml = TINY.replace("fast_playouts = 6", "fast_playouts = 6\nleague_share = 0.4\nleague_every = 2\nleague_size = 2\nclassic_share = 0.2\nclassic_playouts = 300");
+    let toml = TINY
+        .replace("fast_playouts = 6", "fast_playouts = 6\nleague_share = 0.4\nleague_every = 2\nleague_size = 2\nclassic_share = 0.2\nclassic_playouts = 300")
+        .replace("sample_reuse = 6.0", "sample_reuse = 6.0\nsnapshot_every = 3");
     std::fs::write(&config, toml).unwrap();
     let run_dir = dir.join("run");
     let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "6"], "");
@@ -332,6 +334,11 @@ fn league_and_classic_games_in_a_run() {
     let mut league: Vec<String> = std::fs::read_dir(run_dir.join("league")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     league.sort();
     assert_eq!(league, ["iter-000004.czw", "iter-000006.czw"]);
+    // Snapshots stay, every third iteration, and read as nets.
+    let mut snapshots: Vec<String> = std::fs::read_dir(run_dir.join("snapshots")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    snapshots.sort();
+    assert_eq!(snapshots, ["iter-000003.czw", "iter-000006.czw"]);
+    assert_eq!(std::fs::read(run_dir.join("snapshots/iter-000006.czw")).unwrap(), std::fs::read(run_dir.join("weights.czw")).unwrap());
     let m = metrics(&run_dir);
     let games = |i: usize, k: &str| m[i][k].as_u64().unwrap();
     assert_eq!((games(0, "league_games"), games(1, "league_games")), (0, 0), "the league is empty before iteration 2 ends");

@@ -108,6 +108,9 @@ pub struct TrainingSection {
     /// Keep every iteration's games file; by default those the replay window no longer draws
     /// from are deleted, so the run directory stays bounded.
     pub keep_all_games: bool,
+    /// Keep the net of every this many iterations as `snapshots/iter-NNNNNN.czw` (0 = none):
+    /// a run's best net is often not its last, and the judged games that pick it come later.
+    pub snapshot_every: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -241,6 +244,7 @@ impl Default for TrainingSection {
             min_replay: 2_000,
             overlap: false,
             keep_all_games: false,
+            snapshot_every: 0,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! state.json           last complete iteration, optimiser step, totals, checkpoint folder
 //! checkpoint-NNNNNN/   Burn model + optimiser state + net config
 //! weights.czw          the same net in the compact format self-play and bots read (f32)
+//! snapshots/iter-NNNNNN.czw the net every `training.snapshot_every` iterations (f32)
 //! games/iter-NNNNNN.jsonl   the iteration's self-play games (only those the replay window
 //!                      still draws from, unless `training.keep_all_games`)
 //! metrics.jsonl, metrics.csv, progress.svg
@@ -154,6 +155,10 @@ impl RunDir {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
         }
+    }
+
+    fn snapshot_file(&self, iteration: u64) -> PathBuf {
+        self.root.join("snapshots").join(format!("iter-{iteration:06}.czw"))
     }
 
     fn league_file(&self, iteration: u64) -> PathBuf {
@@ -560,6 +565,11 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         let checkpoint = dir.checkpoint_dir(iteration);
         trainer.save(&dir.root.join(&checkpoint))?;
         dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
+        if config.training.snapshot_every > 0 && iteration % config.training.snapshot_every == 0 {
+            let path = dir.snapshot_file(iteration);
+            std::fs::create_dir_all(dir.root.join("snapshots")).map_err(|e| file_error(&path, e))?;
+            write_atomically(&path, &bots::nn_write::to_bytes(&net)).map_err(|e| file_error(&path, e))?;
+        }
         if config.selfplay.league_share > 0.0 && iteration % config.selfplay.league_every == 0 {
             // Half precision: a league opponent plays as well with it, in half the disk.
             let bytes = bots::nn_write::to_bytes_as(&net, bots::nn::Storage::F16).map_err(|e| TrainError::Config(format!("cannot store the net for the league: {e}")))?;
