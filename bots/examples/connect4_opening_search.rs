@@ -5,7 +5,9 @@
 //! keeper's value add up to a draw's. For each column, from the second player's side:
 //! - the shipped net's search (PUCT, both views averaged, as the bot plays) at NET_PLAYOUTS:
 //!   what it plays after `c` (and the share of its visits that went to STEAL), and its value
-//!   of the position after `c STEAL` (the stealer's value, from -1 to +1);
+//!   of the position after `c STEAL` (the stealer's value, from -1 to +1), then its value of
+//!   the position after `c` for the first player (values are by seat: the second player's
+//!   best answer, keeping or stealing, is its negative);
 //! - the same for the UCT bot (random playouts) at UCT_PLAYOUTS;
 //! - the classic alpha-beta at CLASSIC_NODES a search: the position after `c STEAL` and,
 //!   searched one by one with a ninth of the nodes each, the best keeping column (scores in
@@ -31,6 +33,7 @@ use std::time::Instant;
 /// after `c STEAL`: the stealer's value. `search` runs `playouts` from a position.
 fn decision_and_value(after: &Connect4, mut search: impl FnMut(&Connect4) -> Mcts<Connect4>) -> String {
     let mcts = search(after);
+    let first_player_value = mcts.root_value()[0];
     let children = mcts.root_children();
     let total: u32 = children.iter().map(|c| c.visits).sum();
     let steal_share = children.iter().find(|c| c.action == STEAL).map_or(0, |c| c.visits) as f64 / total.max(1) as f64;
@@ -42,7 +45,7 @@ fn decision_and_value(after: &Connect4, mut search: impl FnMut(&Connect4) -> Mct
     let mut stolen = after.clone();
     stolen.apply(STEAL);
     let value = search(&stolen).root_value()[1];
-    format!("{played} ({:.0}% STEAL); {value:+.3}", 100.0 * steal_share)
+    format!("{played} ({:.0}% STEAL); {value:+.3}; {first_player_value:+.3}", 100.0 * steal_share)
 }
 
 /// The net's and UCT's searches from the empty board: each column's visits and value.
@@ -85,7 +88,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    println!("| column | net: plays (STEAL's visits); stealer's value | UCT: the same | alpha-beta: STEAL, best keep (column), depths | seconds |");
+    println!("| column | net: plays (STEAL's visits); stealer's value; first player's value | UCT: the same | alpha-beta: STEAL, best keep (column), depths | seconds |");
     println!("|---|---|---|---|---|");
     for c in columns {
         let start = Instant::now();
