@@ -26,8 +26,8 @@ pub struct BookSettings {
     pub replies: usize,
 }
 
-/// The `k` actions the net's policy rates highest at `state`, best first.
-pub fn top_actions<G: Contest>(net: &Mlp, state: &G, k: usize) -> Vec<Action> {
+/// The net's policy over the legal actions at `state`.
+fn legal_priors<G: Contest>(net: &Mlp, state: &G) -> Vec<(Action, f32)> {
     let mut legal = ActionList::new();
     state.legal_actions(&mut legal);
     let mut features = vec![0.0; G::NUM_FEATURES];
@@ -36,7 +36,12 @@ pub fn top_actions<G: Contest>(net: &Mlp, state: &G, k: usize) -> Vec<Action> {
     net.forward(&features, &mut Scratch::default(), &mut logits);
     let mut priors = vec![0.0; legal.len()];
     legal_softmax(&logits, &legal, &mut priors);
-    let mut ranked: Vec<(f32, Action)> = priors.iter().copied().zip(legal.iter().copied()).collect();
+    legal.iter().copied().zip(priors).collect()
+}
+
+/// The `k` actions the net's policy rates highest at `state`, best first.
+pub fn top_actions<G: Contest>(net: &Mlp, state: &G, k: usize) -> Vec<Action> {
+    let mut ranked: Vec<(f32, Action)> = legal_priors(net, state).into_iter().map(|(a, p)| (p, a)).collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     ranked.into_iter().take(k).map(|(_, a)| a).collect()
 }
@@ -145,16 +150,8 @@ impl<G> Ord for Reached<G> {
 /// The opponent's distinct moves at `state` (one per symmetric copy of the child) and the
 /// chance of each: uniform, or the net's policy summed over the symmetric copies.
 fn opponent_moves<G: Contest>(net: &Mlp, state: &G, uniform: bool) -> Vec<(Action, f64)> {
-    let mut legal = ActionList::new();
-    state.legal_actions(&mut legal);
-    let mut features = vec![0.0; G::NUM_FEATURES];
-    state.encode(&mut features);
-    let mut logits = vec![0.0; G::NUM_ACTIONS];
-    net.forward(&features, &mut Scratch::default(), &mut logits);
-    let mut priors = vec![0.0; legal.len()];
-    legal_softmax(&logits, &legal, &mut priors);
     let mut moves: Vec<(u64, Action, f64)> = Vec::new();
-    for (&action, &prior) in legal.iter().zip(&priors) {
+    for (action, prior) in legal_priors(net, state) {
         let mut child = state.clone();
         child.apply(action);
         let key = canonical_key(&child).0;
