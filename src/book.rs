@@ -93,27 +93,25 @@ fn book<G: Classic>(args: &BookArgs) -> Result<()> {
     let reused = args.reuse.as_deref().map(read_book::<G>).transpose()?;
     let reuse_or_decide = |state: &G| reused.as_ref().and_then(|book| book.lookup(state)).unwrap_or_else(|| decide(state));
     let choose: &(dyn Fn(&G) -> Action + Sync) = &reuse_or_decide;
-    let book = match args.positions {
+    let (book, shape) = match args.positions {
         Some(positions) => {
             let settings = ReachSettings { positions, plies: args.plies, uniform_plies: args.uniform_plies };
-            pool.install(|| {
+            let book = pool.install(|| {
                 build_book_by_reach::<G>(&net, &settings, choose, &|seat, searched, chance| {
                     eprintln!("seat {seat}: {searched} positions searched, the last reached with chance {chance:.4}, {:.0} s", start.elapsed().as_secs_f64());
                 })
-            })
+            });
+            (book, format!("{positions} most likely positions within {} plies (opponent moves uniform for {} plies)", args.plies, args.uniform_plies))
         }
         None => {
             let settings = BookSettings { plies: args.plies, replies: args.replies };
-            pool.install(|| {
+            let book = pool.install(|| {
                 build_book::<G>(&net, &settings, choose, &mut |ply, positions, size| {
                     eprintln!("ply {ply}: {positions} positions searched, book of {size}, {:.0} s", start.elapsed().as_secs_f64());
                 })
-            })
+            });
+            (book, format!("{} plies, {} replies", args.plies, args.replies))
         }
-    };
-    let shape = match args.positions {
-        Some(positions) => format!("{positions} most likely positions within {} plies (opponent moves uniform for {} plies)", args.plies, args.uniform_plies),
-        None => format!("{} plies, {} replies", args.plies, args.replies),
     };
     let comment = format!(
         "{shape}, moves by the {} bot at {} a move, net {} ({} bytes), {:.0} s",

@@ -62,17 +62,28 @@ impl Book {
         }
     }
 
+    /// Cuts every key to `key_digits`, then sorts the entries and keeps one a key.
+    fn settle(&mut self) {
+        let key_mask = self.key_mask();
+        for entry in &mut self.entries {
+            entry.0 &= key_mask;
+        }
+        self.entries.sort_unstable();
+        self.entries.dedup_by_key(|e| e.0);
+    }
+
+    /// One entry's text: the key's first `digits` hex digits, then the action.
+    fn entry_text(key: u64, action: Action, digits: usize) -> String {
+        format!("{:01$x} {2}", key >> (64 - 4 * digits), digits, action)
+    }
+
     /// Adds `other`'s entries (its move wins where both hold a position).
     pub fn merge(&mut self, other: Book) {
         self.key_digits = self.key_digits.min(other.key_digits);
         let key_mask = self.key_mask();
         self.entries.retain(|e| other.entries.binary_search_by_key(&(e.0 & key_mask), |o| o.0 & key_mask).is_err());
         self.entries.extend(other.entries);
-        for entry in &mut self.entries {
-            entry.0 &= key_mask;
-        }
-        self.entries.sort_unstable();
-        self.entries.dedup_by_key(|e| e.0);
+        self.settle();
     }
 
     pub fn contains<G: Game>(&self, state: &G) -> bool {
@@ -111,21 +122,16 @@ impl Book {
             entries.push(entry.ok_or_else(|| format!("entry {}: expected a hex key and an action, got {line:?}", n + 1))?);
         }
         let mut book = Book { entries, key_digits: digits };
-        let key_mask = book.key_mask();
-        for entry in &mut book.entries {
-            entry.0 &= key_mask;
-        }
-        book.entries.sort_unstable();
-        book.entries.dedup_by_key(|e| e.0);
+        book.settle();
         Ok(book)
     }
 
     /// The text form: `game` line, then one entry a line.
     pub fn to_text(&self, game: &str, comment: &str) -> String {
         let mut text = format!("# cupzero opening book{}\ngame {game}\n", if comment.is_empty() { String::new() } else { format!(": {comment}") });
-        let shift = 64 - 4 * self.key_digits;
-        for (key, action) in &self.entries {
-            text.push_str(&format!("{:01$x} {2}\n", key >> shift, self.key_digits, action));
+        for &(key, action) in &self.entries {
+            text.push_str(&Self::entry_text(key, action, self.key_digits));
+            text.push('\n');
         }
         text
     }
@@ -133,7 +139,7 @@ impl Book {
     /// The entries on one line with their keys cut short, as an exported bot embeds them.
     pub fn to_compact(&self) -> String {
         let digits = COMPACT_KEY_DIGITS.min(self.key_digits);
-        self.entries.iter().map(|(key, action)| format!("{:01$x} {2}", key >> (64 - 4 * digits), digits, action)).collect::<Vec<_>>().join(";")
+        self.entries.iter().map(|&(key, action)| Self::entry_text(key, action, digits)).collect::<Vec<_>>().join(";")
     }
 }
 

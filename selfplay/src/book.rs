@@ -178,13 +178,11 @@ pub fn build_book_by_reach<G: Contest>(net: &Mlp, settings: &ReachSettings, choo
         let budget = settings.positions / 2 + if seat == 0 { settings.positions % 2 } else { 0 };
         while book.len() < budget {
             let Some(Reached { chance, ply, state }) = queue.pop() else { break };
-            if state.is_terminal() || ply > settings.plies || !seen.insert(canonical_key(&state).0) {
+            // A position `plies` deep gets no book move, so nothing past it is reached.
+            if state.is_terminal() || ply >= settings.plies || !seen.insert(canonical_key(&state).0) {
                 continue;
             }
             if state.to_move() == seat {
-                if ply == settings.plies {
-                    continue;
-                }
                 let action = choose(&state);
                 book.insert(&state, action);
                 on_search(seat, book.len(), chance);

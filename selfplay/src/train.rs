@@ -564,11 +564,12 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
         // 3. Save: checkpoint folder, weights, then the state that makes them current.
         let checkpoint = dir.checkpoint_dir(iteration);
         trainer.save(&dir.root.join(&checkpoint))?;
-        dir.write("weights.czw", &bots::nn_write::to_bytes(&net))?;
+        let weights = bots::nn_write::to_bytes(&net);
+        dir.write("weights.czw", &weights)?;
         if config.training.snapshot_every > 0 && iteration % config.training.snapshot_every == 0 {
             let path = dir.snapshot_file(iteration);
             std::fs::create_dir_all(dir.root.join("snapshots")).map_err(|e| file_error(&path, e))?;
-            write_atomically(&path, &bots::nn_write::to_bytes(&net)).map_err(|e| file_error(&path, e))?;
+            write_atomically(&path, &weights).map_err(|e| file_error(&path, e))?;
         }
         if config.selfplay.league_share > 0.0 && iteration % config.selfplay.league_every == 0 {
             // Half precision: a league opponent plays as well with it, in half the disk.
