@@ -5,6 +5,7 @@
 //! Actions: `0..=8` drop in that column (0 = leftmost), `9` = STEAL.
 
 pub mod classic;
+pub mod playout;
 pub mod protocol;
 pub mod search;
 
