@@ -39,6 +39,13 @@ fn metrics(run: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
+/// The names of the files in `dir`, sorted.
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
 fn state_iteration(run: &Path) -> Option<u64> {
     let text = std::fs::read_to_string(run.join("state.json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).expect("state.json is always whole");
@@ -331,13 +338,9 @@ fn league_and_classic_games_in_a_run() {
     let run_dir = dir.join("run");
     let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "6"], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut league: Vec<String> = std::fs::read_dir(run_dir.join("league")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    league.sort();
-    assert_eq!(league, ["iter-000004.czw", "iter-000006.czw"]);
+    assert_eq!(file_names(&run_dir.join("league")), ["iter-000004.czw", "iter-000006.czw"]);
     // Snapshots stay, every third iteration, and read as nets.
-    let mut snapshots: Vec<String> = std::fs::read_dir(run_dir.join("snapshots")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    snapshots.sort();
-    assert_eq!(snapshots, ["iter-000003.czw", "iter-000006.czw"]);
+    assert_eq!(file_names(&run_dir.join("snapshots")), ["iter-000003.czw", "iter-000006.czw"]);
     assert_eq!(std::fs::read(run_dir.join("snapshots/iter-000006.czw")).unwrap(), std::fs::read(run_dir.join("weights.czw")).unwrap());
     let m = metrics(&run_dir);
     let games = |i: usize, k: &str| m[i][k].as_u64().unwrap();
@@ -372,8 +375,7 @@ fn a_fixed_league_net_plays_from_the_first_iteration() {
         let league = row["league_games"].as_u64().unwrap();
         assert!((15..=50).contains(&league), "iteration {}: {league} of 80 league games", i + 1);
     }
-    let own: Vec<String> = std::fs::read_dir(run_dir.join("league")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    assert_eq!(own, ["iter-000004.czw"], "the run's own league keeps league_size nets; the fixed one is not among its files");
+    assert_eq!(file_names(&run_dir.join("league")), ["iter-000004.czw"], "the run's own league keeps league_size nets; the fixed one is not among its files");
     // Without a league share no game would meet the fixed net: refused before any work.
     std::fs::write(&config, TINY.replace("fast_playouts = 6", &format!("fast_playouts = 6\nleague_nets = [{:?}]", fixed.to_str().unwrap()))).unwrap();
     let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", dir.join("refused").to_str().unwrap(), "--iterations", "1"], "");
