@@ -1,8 +1,6 @@
 //! `cupzero arena`: checkpoints and baselines head to head, in-process.
 
-use crate::GameName;
 use anyhow::{bail, Context, Result};
-use bots::connect4::Connect4;
 use crate::book::read_book;
 use bots::classic::Classic;
 use clap::Args;
@@ -15,7 +13,8 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// Player A: a weights file (.czw), `classic`, `uct` or `random`.
     #[arg(long)]
     pub a: String,
@@ -88,13 +87,7 @@ pub fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec>
 }
 
 pub fn run(args: ArenaArgs) -> Result<()> {
-    match args.game {
-        GameName::Connect4 => run_game::<Connect4>(&args),
-        GameName::G6561 => run_game::<bots::game6561::Game6561>(&args),
-        GameName::Blackhole => run_game::<bots::blackhole::BlackHole>(&args),
-        GameName::Zuniq => run_game::<bots::zuniq::Zuniq>(&args),
-        GameName::Qttt => run_game::<bots::qttt::Qttt>(&args),
-    }
+    dispatch!(args.game, G => run_game::<G>(&args))
 }
 
 fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {

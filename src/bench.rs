@@ -1,8 +1,6 @@
 //! `cupzero perft` and `cupzero bench`: move generator counts and raw speed.
 
-use crate::GameName;
 use anyhow::{bail, Result};
-use bots::connect4::Connect4;
 use bots::bot::Contest;
 use bots::game::{ActionList, Game};
 use bots::net_eval::NetEvaluator;
@@ -18,7 +16,8 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// Count up to this depth.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
@@ -29,7 +28,8 @@ pub struct PerftArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// Seconds per measurement.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
@@ -43,13 +43,7 @@ pub struct BenchArgs {
 }
 
 pub fn perft(args: PerftArgs) -> Result<()> {
-    match args.game {
-        GameName::Connect4 => perft_game::<Connect4>(&args),
-        GameName::G6561 => perft_game::<bots::game6561::Game6561>(&args),
-        GameName::Blackhole => perft_game::<bots::blackhole::BlackHole>(&args),
-        GameName::Zuniq => perft_game::<bots::zuniq::Zuniq>(&args),
-        GameName::Qttt => perft_game::<bots::qttt::Qttt>(&args),
-    }
+    dispatch!(args.game, G => perft_game::<G>(&args))
 }
 
 fn perft_game<G: Game>(args: &PerftArgs) -> Result<()> {
@@ -71,46 +65,14 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     }
     let period = Duration::from_secs_f64(args.seconds);
     if let Some(ms) = args.classic_ms {
-        return match args.game {
-            GameName::Connect4 => bench_classic::<Connect4>(ms),
-            GameName::Blackhole => bench_classic::<bots::blackhole::BlackHole>(ms),
-            GameName::Zuniq => bench_classic::<bots::zuniq::Zuniq>(ms),
-            GameName::G6561 => bench_classic::<bots::game6561::Game6561>(ms),
-            GameName::Qttt => bench_classic::<bots::qttt::Qttt>(ms),
-        };
+        return dispatch!(args.game, G => bench_classic::<G>(ms));
     }
-    match args.game {
-        GameName::Connect4 => {
-            bench_game::<Connect4>(period);
-            if let Some(path) = &args.weights {
-                bench_net::<Connect4>(path, period)?;
-            }
+    dispatch!(args.game, G => {
+        bench_game::<G>(period);
+        if let Some(path) = &args.weights {
+            bench_net::<G>(path, period)?;
         }
-        GameName::Qttt => {
-            bench_game::<bots::qttt::Qttt>(period);
-            if let Some(path) = &args.weights {
-                bench_net::<bots::qttt::Qttt>(path, period)?;
-            }
-        }
-        GameName::Zuniq => {
-            bench_game::<bots::zuniq::Zuniq>(period);
-            if let Some(path) = &args.weights {
-                bench_net::<bots::zuniq::Zuniq>(path, period)?;
-            }
-        }
-        GameName::Blackhole => {
-            bench_game::<bots::blackhole::BlackHole>(period);
-            if let Some(path) = &args.weights {
-                bench_net::<bots::blackhole::BlackHole>(path, period)?;
-            }
-        }
-        GameName::G6561 => {
-            bench_game::<bots::game6561::Game6561>(period);
-            if let Some(path) = &args.weights {
-                bench_net::<bots::game6561::Game6561>(path, period)?;
-            }
-        }
-    }
+    });
     Ok(())
 }
 

@@ -1,6 +1,5 @@
 //! `cupzero book`: an opening book from long searches of the net bot, for `export --book`.
 
-use crate::GameName;
 use anyhow::{bail, Context, Result};
 use crate::engine::ExportEngine;
 use bots::classic::Classic;
@@ -15,7 +14,8 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct BookArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// The net the bot searches with (.czw, or a run directory): the one you will export.
     #[arg(long)]
     pub checkpoint: PathBuf,
@@ -57,13 +57,7 @@ pub struct BookArgs {
 }
 
 pub fn run(args: BookArgs) -> Result<()> {
-    match args.game {
-        GameName::Connect4 => book::<bots::connect4::Connect4>(&args),
-        GameName::G6561 => book::<bots::game6561::Game6561>(&args),
-        GameName::Blackhole => book::<bots::blackhole::BlackHole>(&args),
-        GameName::Zuniq => book::<bots::zuniq::Zuniq>(&args),
-        GameName::Qttt => book::<bots::qttt::Qttt>(&args),
-    }
+    dispatch!(args.game, G => book::<G>(&args))
 }
 
 fn book<G: Classic>(args: &BookArgs) -> Result<()> {

@@ -312,11 +312,16 @@ fn module_path(file: &str) -> String {
     file.trim_end_matches(".rs").trim_end_matches("/mod").to_string()
 }
 
+/// Submodules of a game that only the tools use (the judge's rules, the trainer's side):
+/// no bundle carries them.
+const TOOL_SUBMODULES: [&str; 2] = ["referee", "training"];
+
 /// The submodules of game module `game` (`connect4/protocol`, ...) a bundle for `engine`
-/// carries. The classic bot's carries them all. The net bot's carries `protocol` (the contest
-/// side: the game's `Contest` impl, found by trait, never named by path) and those named by
-/// path (`search::`, `endgame::`) from the game's module or another carried submodule, never
-/// from `classic`: so a submodule only the classic bot needs stays out of a net bot.
+/// carries. The classic bot's carries them all but the tools' ([`TOOL_SUBMODULES`]). The net
+/// bot's carries `protocol` (the contest side: the game's `Contest` impl, found by trait, never
+/// named by path) and those named by path (`search::`, `endgame::`) from the game's module or
+/// another carried submodule, never from `classic`: so a submodule only the classic bot needs
+/// stays out of a net bot.
 fn game_submodules(sources: &HashMap<&str, &str>, game: &str, engine: BundledEngine) -> Result<Vec<String>, String> {
     let folder = format!("{game}/");
     // Direct submodules only: `connect4/search`, not what a submodule holds.
@@ -325,6 +330,7 @@ fn game_submodules(sources: &HashMap<&str, &str>, game: &str, engine: BundledEng
         .filter(|path| path.starts_with(&folder))
         .map(|path| module_path(path))
         .filter(|module| module.matches('/').count() == 1)
+        .filter(|module| !TOOL_SUBMODULES.iter().any(|tool| module.ends_with(&format!("/{tool}"))))
         .collect();
     all.sort();
     all.dedup();
@@ -402,9 +408,45 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) ->
         Some(_) => game_parts.iter().any(|p| p == path),
     };
     let lib = sources.get("lib.rs").ok_or("bots/src/lib.rs missing")?;
-    let code = expand(&sources, "lib.rs", lib, &keep)?;
+    let code = expand(&sources, "lib.rs", &lib_with_games(lib)?, &keep)?;
     let lexed = lex(&format!("{code}\n{main_text}"))?;
     Ok(minify(&lexed))
+}
+
+/// `lib.rs` with its registry of games (`registry::games! { connect4::Connect4, ... }`) turned
+/// into a `pub mod` line per game, and its module lines in one fixed order: byte by byte
+/// the order `lib.rs` listed its modules in before the registry (ASCII, where a name's end
+/// sorts after digits and before `_` and letters: `game6561`, `game`, `nn`, `nn_write`), so
+/// that a bundle does not depend on where a module is declared.
+fn lib_with_games(lib: &str) -> Result<String, String> {
+    const REGISTRY: &str = "registry::games!";
+    let mut lexed = lex(lib)?;
+    strip_tests(&mut lexed)?;
+    let code: String = lexed.chars.iter().collect();
+    let start = code.find(REGISTRY).ok_or("bots/src/lib.rs has no registry of games")?;
+    let open = start + code[start..].find('{').ok_or("the registry of games has no list")?;
+    let close = open + code[open..].find('}').ok_or("the registry of games is not closed")?;
+    let mut modules = Vec::new();
+    for entry in code[open + 1..close].split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let (module, _) = entry.split_once("::").ok_or_else(|| format!("registry entry {entry:?} is not module::Type"))?;
+        modules.push(module.trim().to_string());
+    }
+    let rest = format!("{}{}", &code[..start], &code[close + 1..]);
+    let mut other_lines = Vec::new();
+    for line in rest.lines() {
+        match line.trim().strip_prefix("pub mod ").and_then(|r| r.strip_suffix(';')) {
+            Some(name) => modules.push(name.to_string()),
+            None => other_lines.push(line.to_string()),
+        }
+    }
+    let key = |name: &str| format!("{name}:");
+    modules.sort_by_key(|m| key(m));
+    let mut out = other_lines.join("\n");
+    for module in modules {
+        out.push_str(&format!("\npub mod {module};"));
+    }
+    out.push('\n');
+    Ok(out)
 }
 
 /// `code` (a bundle) with the names it declares shortened ([`crate::shorten`]), minified.

@@ -1,13 +1,12 @@
-//! `cupzero expert`: expert iteration for 6561. The beam search plays games, a value net
-//! learns each position's final score, and the next round's beam judges its lines with that
-//! net (`selfplay::expert`).
+//! `cupzero expert`: expert iteration for games scored by one shared number (6561): the game's
+//! search plays games, a value net learns each position's final score, and the next round's
+//! search judges its lines with that net (`selfplay::expert`). A game takes part by declaring
+//! its target ([`Training::expert_target`]).
 
-use crate::GameName;
 use anyhow::{bail, Context, Result};
-use bots::bot::Contest;
-use bots::classic::Classic;
-use bots::game6561::lookahead::score_to_value;
-use bots::game6561::Game6561;
+use bots::game::Game;
+use bots::rng::Rng;
+use bots::training::Training;
 use bots::nn::Mlp;
 use clap::Args;
 use selfplay::expert::{fit_value, play, td_lambda_targets, FitConfig, Labelled, PlayConfig};
@@ -18,7 +17,8 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct ExpertArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// Where the rounds' nets (`round-K.czw`, the newest also `weights.czw`) and `log.txt` go;
     /// a directory that has them resumes after its last round.
     #[arg(long)]
@@ -78,17 +78,23 @@ pub struct ExpertArgs {
 }
 
 pub fn run(args: ExpertArgs) -> Result<()> {
-    match args.game {
-        GameName::G6561 => expert_6561(&args),
-        other => bail!("expert iteration is for games scored by one shared number: 6561, not {}", crate::game_id(other)),
-    }
+    dispatch!(args.game, G => expert::<G>(&args))
 }
 
-fn read_net(path: &Path) -> Result<Mlp> {
-    let net = selfplay::train::load_weights::<Game6561>(path)?;
-    net.check_shape(<Game6561 as bots::encode::Encode>::NUM_FEATURES, <Game6561 as bots::game::Game>::NUM_ACTIONS)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+/// Whether game `G` declares an expert-iteration target.
+fn takes_part<G: Training>() -> bool {
+    G::new_game(&mut Rng::new(0)).expert_target().is_some()
+}
+
+fn read_net<G: Training>(path: &Path) -> Result<Mlp> {
+    let net = selfplay::train::load_weights::<G>(path)?;
+    net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok(net)
+}
+
+/// The target of a finished game (checked to exist before any game is played).
+fn target<G: Training>(end: &G) -> f32 {
+    end.expert_target().expect("the game declares an expert target")
 }
 
 /// The rounds already in `dir` (files `round-K.czw`).
@@ -96,7 +102,11 @@ fn rounds_done(dir: &Path) -> usize {
     (1..).take_while(|k| dir.join(format!("round-{k}.czw")).exists()).count()
 }
 
-fn expert_6561(args: &ExpertArgs) -> Result<()> {
+fn expert<G: Training>(args: &ExpertArgs) -> Result<()> {
+    if !takes_part::<G>() {
+        let games: Vec<&str> = bots::GAMES.iter().filter(|g| bots::with_game!(g.name, H => takes_part::<H>()) == Some(true)).map(|g| g.name).collect();
+        bail!("expert iteration is for games scored by one shared number ({}), not {}", games.join(", "), G::NAME);
+    }
     if args.games < 2 || args.width == 0 || args.rounds == 0 || args.hidden.is_empty() {
         bail!("--games must be at least 2, --width, --rounds and --hidden must not be 0 or empty");
     }
@@ -107,9 +117,12 @@ fn expert_6561(args: &ExpertArgs) -> Result<()> {
     let done = rounds_done(&args.run_dir);
     let mut net = match (done, &args.init) {
         (0, None) => None,
-        (0, Some(path)) => Some(read_net(path)?),
-        (k, _) => Some(read_net(&args.run_dir.join(format!("round-{k}.czw")))?),
+        (0, Some(path)) => Some(read_net::<G>(path)?),
+        (k, _) => Some(read_net::<G>(&args.run_dir.join(format!("round-{k}.czw")))?),
     };
+    if (net.is_none() || args.hand_made) && !G::has_classic_bot() {
+        bail!("{} has no classic bot to play the games: start from a net with --init, without --hand-made", G::NAME);
+    }
     let threads = if args.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { args.threads };
     let mut log = std::fs::OpenOptions::new().create(true).append(true).open(args.run_dir.join("log.txt")).context("cannot open the run's log.txt")?;
     let mut say = |line: String| {
@@ -117,10 +130,10 @@ fn expert_6561(args: &ExpertArgs) -> Result<()> {
         let _ = writeln!(log, "{line}");
     };
     // The games of earlier rounds, as far as the pool reaches back and their files remain.
-    let mut pool: Vec<Labelled<Game6561>> = Vec::new();
+    let mut pool: Vec<Labelled<G>> = Vec::new();
     for round in done.saturating_sub(args.keep_rounds.max(1) - 1).max(1)..=done {
         let path = args.run_dir.join(format!("round-{round}.games"));
-        match read_games(&path) {
+        match read_games::<G>(&path) {
             Ok(data) => pool.push(data),
             Err(e) => say(format!("round {round}'s games are not in the pool: {e}")),
         }
@@ -145,10 +158,10 @@ fn expert_6561(args: &ExpertArgs) -> Result<()> {
         let data = play(
             &play_config,
             || match &shared {
-                Some(net) => Game6561::bot_agent(Arc::clone(net), bots::bot::net_search_config::<Game6561>(), width),
-                None => Game6561::classic_agent(0, width).expect("6561 has a classic bot"),
+                Some(net) => G::bot_agent(Arc::clone(net), bots::bot::net_search_config::<G>(), width),
+                None => G::classic_agent(0, width).expect("checked: a classic bot or a net"),
             },
-            |g: &Game6561| score_to_value(g.score() as f32),
+            target::<G>,
         );
         let (mean, min, max) = summary(&data.scores);
         say(format!(
@@ -179,13 +192,13 @@ fn expert_6561(args: &ExpertArgs) -> Result<()> {
 /// Fits the value net of `round` on the pooled games: TD(lambda) targets from `net` (the net
 /// that played the newest games) unless lambda is 1, starting from `net` when its shape is
 /// the one asked for.
-fn fit_round(args: &ExpertArgs, pool: &[Labelled<Game6561>], net: Option<&Mlp>, round: usize, say: &mut impl FnMut(String)) -> Result<Mlp> {
+fn fit_round<G: Training>(args: &ExpertArgs, pool: &[Labelled<G>], net: Option<&Mlp>, round: usize, say: &mut impl FnMut(String)) -> Result<Mlp> {
     let mut merged = merge(pool);
     if let (Some(net), true) = (net, args.lambda < 1.0) {
         td_lambda_targets(&mut merged, net, args.lambda);
     }
     if args.from_move > 0 {
-        merged.retain(|g| g.moves() >= args.from_move);
+        merged.retain_from_ply(args.from_move);
     }
     let start = Instant::now();
     let fit_config = FitConfig { hidden: args.hidden.clone(), epochs: args.epochs, batch_size: 512, learning_rate: args.learning_rate, held_out_share: 0.1, seed: args.seed + round as u64 };
@@ -211,7 +224,7 @@ fn summary(scores: &[f32]) -> (f64, f32, f32) {
 }
 
 /// The pooled rounds as one data set, game boundaries kept.
-fn merge(pool: &[Labelled<Game6561>]) -> Labelled<Game6561> {
+fn merge<G: Game>(pool: &[Labelled<G>]) -> Labelled<G> {
     let mut all = Labelled::new();
     for data in pool {
         all.extend(data);
@@ -219,56 +232,66 @@ fn merge(pool: &[Labelled<Game6561>]) -> Labelled<Game6561> {
     all
 }
 
-const GAMES_MAGIC: &[u8; 8] = b"cz6561g1";
-/// A position on file: 16 squares, the move count (u16) and the score so far (u32).
-const POSITION_BYTES: usize = 16 + 2 + 4;
+const GAMES_MAGIC: &[u8; 8] = b"czexpg02";
 
-/// A round's games in a compact file (about 22 MB for 1,000 games), so a resumed run keeps
-/// learning from them: per game its length, score and outcome, then its positions.
-fn games_to_bytes(data: &Labelled<Game6561>) -> Vec<u8> {
+/// A round's games in a compact file, so a resumed run keeps learning from them: the game's
+/// name, then per game its setup seed, length, score and outcome, and the actions it played
+/// (two bytes each); reading replays them.
+fn games_to_bytes<G: Game>(data: &Labelled<G>) -> Vec<u8> {
     let mut out = GAMES_MAGIC.to_vec();
+    out.extend((G::NAME.len() as u32).to_le_bytes());
+    out.extend(G::NAME.as_bytes());
     out.extend((data.scores.len() as u32).to_le_bytes());
     for game in 0..data.scores.len() {
         let (start, end) = (data.game_starts[game], data.game_starts[game + 1]);
+        out.extend(data.setups[game].to_le_bytes());
         out.extend(((end - start) as u32).to_le_bytes());
         out.extend(data.scores[game].to_le_bytes());
         out.extend(data.outcomes[game].to_le_bytes());
-        for g in &data.positions[start..end] {
-            out.extend(g.cells());
-            out.extend((g.moves() as u16).to_le_bytes());
-            out.extend((g.score() as u32).to_le_bytes());
+        for &action in &data.played[start..end] {
+            out.extend(action.to_le_bytes());
         }
     }
     out
 }
 
-fn read_games(path: &Path) -> Result<Labelled<Game6561>> {
+fn read_games<G: Game>(path: &Path) -> Result<Labelled<G>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let bad = || anyhow::anyhow!("{} is not a games file of this version", path.display());
+    let bad = || anyhow::anyhow!("{} is not a {} games file of this version", path.display(), G::NAME);
     let mut at = 0;
     let mut take = |n: usize| -> Result<&[u8]> {
         let part = bytes.get(at..at + n).ok_or_else(bad)?;
         at += n;
         Ok(part)
     };
+    let word = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap());
     if take(8)? != GAMES_MAGIC {
         return Err(bad());
     }
-    let word = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap());
+    let name_length = word(take(4)?) as usize;
+    if take(name_length)? != G::NAME.as_bytes() {
+        return Err(bad());
+    }
     let games = word(take(4)?);
     let mut data = Labelled::new();
     for _ in 0..games {
+        let setup = u64::from_le_bytes(take(8)?.try_into().unwrap());
         let positions = word(take(4)?) as usize;
         let score = f32::from_bits(word(take(4)?));
         let outcome = f32::from_bits(word(take(4)?));
+        let mut state = G::new_game(&mut Rng::new(setup));
         for _ in 0..positions {
-            let p = take(POSITION_BYTES)?;
-            let cells: [u8; 16] = p[..16].try_into().unwrap();
-            let moves = u16::from_le_bytes([p[16], p[17]]) as usize;
-            data.positions.push(Game6561::from_cells(cells, moves, word(&p[18..22]) as u64));
+            let action = u16::from_le_bytes(take(2)?.try_into().unwrap());
+            if state.is_terminal() || !state.is_legal(action) {
+                return Err(bad());
+            }
+            data.positions.push(state.clone());
+            data.played.push(action);
             data.targets.push(outcome);
+            state.apply(action);
         }
         data.game_starts.push(data.positions.len());
+        data.setups.push(setup);
         data.scores.push(score);
         data.outcomes.push(outcome);
     }
@@ -279,20 +302,21 @@ fn read_games(path: &Path) -> Result<Labelled<Game6561>> {
 mod tests {
     use super::*;
     use bots::classic::Classic;
-    use bots::game::Game;
+    use bots::game6561::Game6561;
     use selfplay::expert::play;
 
     #[test]
     fn games_files_round_trip() {
         let config = PlayConfig { games: 2, threads: 1, random_opening: 3, explore: 0.1, seed: 3 };
-        let data = play(&config, || Game6561::classic_agent(0, Some(2)).unwrap(), |g: &Game6561| score_to_value(g.score() as f32));
+        let data = play(&config, || Game6561::classic_agent(0, Some(2)).unwrap(), target::<Game6561>);
         let path = std::env::temp_dir().join(format!("cupzero-games-{}.games", std::process::id()));
         bots::tools::write_atomically(&path, &games_to_bytes(&data)).unwrap();
-        let back = read_games(&path).unwrap();
+        let back = read_games::<Game6561>(&path).unwrap();
         assert_eq!((&back.game_starts, &back.scores, &back.outcomes, &back.targets), (&data.game_starts, &data.scores, &data.outcomes, &data.targets));
         assert!(back.positions.iter().zip(&data.positions).all(|(a, b)| a.hash() == b.hash()));
-        std::fs::write(&path, b"cz6561g1\x05\0\0\0").unwrap();
-        assert!(read_games(&path).unwrap_err().to_string().contains("not a games file"));
+        assert!(read_games::<bots::zuniq::Zuniq>(&path).unwrap_err().to_string().contains("not a zuniq games file"), "another game's file");
+        std::fs::write(&path, b"czexpg02\x04\0\0\06561\x05\0\0\0").unwrap();
+        assert!(read_games::<Game6561>(&path).unwrap_err().to_string().contains("not a 6561 games file"), "cut short");
         std::fs::remove_file(&path).unwrap();
     }
 }

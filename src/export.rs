@@ -2,13 +2,11 @@
 
 use crate::bundle::{bundle_bots, shorten, BundledEngine};
 use crate::clock_args::ClockArgs;
-use crate::GameName;
 pub use crate::engine::ExportEngine;
 use anyhow::{bail, Context, Result};
 use crate::book::read_book;
 use bots::bot::Platform;
 use bots::classic::Classic;
-use bots::connect4::Connect4;
 use bots::nn::{Mlp, Storage};
 use bots::nn_write::{bytes_to_text, storage_name, to_bytes_calibrated, Describe};
 use bots::tools::{calibration_inputs, CALIBRATION_POSITIONS, CALIBRATION_SEED};
@@ -71,7 +69,8 @@ impl DTypeArg {
 
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     #[arg(long, value_enum, default_value = "net")]
     pub engine: ExportEngine,
     /// Weights (.czw), or a run directory (its weights.czw), for `--engine net`. Default: the
@@ -101,8 +100,8 @@ pub struct ExportArgs {
 
 /// The folder of a game's shipped checkpoint: under the working directory when run from a
 /// checkout, else under the source tree this binary was built from.
-fn shipped_dir(game: GameName) -> PathBuf {
-    let relative = Path::new("checkpoints").join(crate::game_id(game));
+fn shipped_dir(game: crate::GameArg) -> PathBuf {
+    let relative = Path::new("checkpoints").join(game.name());
     if relative.is_dir() {
         relative
     } else {
@@ -111,13 +110,7 @@ fn shipped_dir(game: GameName) -> PathBuf {
 }
 
 pub fn run(args: ExportArgs) -> Result<()> {
-    match args.game {
-        GameName::Connect4 => export::<Connect4>(&args, "connect4", "connect4::Connect4"),
-        GameName::G6561 => export::<bots::game6561::Game6561>(&args, "game6561", "game6561::Game6561"),
-        GameName::Blackhole => export::<bots::blackhole::BlackHole>(&args, "blackhole", "blackhole::BlackHole"),
-        GameName::Zuniq => export::<bots::zuniq::Zuniq>(&args, "zuniq", "zuniq::Zuniq"),
-        GameName::Qttt => export::<bots::qttt::Qttt>(&args, "qttt", "qttt::Qttt"),
-    }
+    dispatch!(args.game, G => export::<G>(&args, args.game.entry().module, &args.game.entry().type_path()))
 }
 
 fn platform_name(p: Platform) -> &'static str {

@@ -1,16 +1,16 @@
 //! `cupzero judge`: external programs (or the built-in bots) through the real protocol.
 
-use crate::GameName;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use selfplay::judge::process::PlayerCommand;
-use selfplay::judge::{self, connect4::Connect4Referee, JudgeConfig, Referee};
+use selfplay::judge::{self, JudgeConfig, Referee};
 use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct JudgeArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// Player A: a shell command, or a built-in bot: `classic`, `uct`, `random`.
     #[arg(long, default_value = "uct")]
     pub p0: String,
@@ -59,7 +59,7 @@ pub struct JudgeArgs {
 }
 
 /// A built-in bot runs as this very executable, so it goes through the protocol like any program.
-fn player_command(spec: &str, game: GameName, time_scale: f64) -> Result<PlayerCommand> {
+fn player_command(spec: &str, game: crate::GameArg, time_scale: f64) -> Result<PlayerCommand> {
     let spec = spec.trim();
     if spec.is_empty() {
         bail!("a player command is empty");
@@ -72,9 +72,9 @@ fn player_command(spec: &str, game: GameName, time_scale: f64) -> Result<PlayerC
 
 /// `cupzero play GAME ARGS --quiet --time-scale T` under `label`: a built-in bot or a net as a
 /// program.
-pub fn play_command(label: &str, game: GameName, time_scale: f64, args: &[&str]) -> Result<PlayerCommand> {
+pub fn play_command(label: &str, game: crate::GameArg, time_scale: f64, args: &[&str]) -> Result<PlayerCommand> {
     let exe = std::env::current_exe().context("cannot find the cupzero executable for a built-in player")?;
-    let mut all: Vec<String> = vec!["play".into(), crate::game_id(game).into()];
+    let mut all: Vec<String> = vec!["play".into(), game.name().into()];
     all.extend(args.iter().map(|a| a.to_string()));
     all.extend(["--quiet".into(), "--time-scale".into(), time_scale.to_string()]);
     Ok(PlayerCommand { label: label.to_string(), program: exe.to_string_lossy().into_owned(), args: all })
@@ -86,14 +86,8 @@ pub fn default_parallel() -> usize {
 }
 
 /// The contest's referee of a game.
-pub fn referee(game: GameName) -> &'static dyn Referee {
-    match game {
-        GameName::Connect4 => &Connect4Referee,
-        GameName::G6561 => &judge::codecup::CodecupReferee::<bots::game6561::Game6561>(std::marker::PhantomData),
-        GameName::Blackhole => &judge::codecup::CodecupReferee::<bots::blackhole::BlackHole>(std::marker::PhantomData),
-        GameName::Zuniq => &judge::codecup::CodecupReferee::<bots::zuniq::Zuniq>(std::marker::PhantomData),
-        GameName::Qttt => &judge::qttt::QtttReferee,
-    }
+pub fn referee(game: crate::GameArg) -> &'static dyn Referee {
+    dispatch!(game, G => judge::referee::referee_of::<G>())
 }
 
 pub fn run(args: JudgeArgs) -> Result<()> {
@@ -122,7 +116,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         None => {
             std::fs::create_dir_all("runs").context("cannot create runs/")?;
             let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            PathBuf::from(format!("runs/judge-{}-{stamp}.jsonl", crate::game_id(args.game)))
+            PathBuf::from(format!("runs/judge-{}-{stamp}.jsonl", args.game.name()))
         }
     };
     let config = JudgeConfig {

@@ -3,7 +3,6 @@
 //! test per pairing (selfplay::league).
 
 use crate::judge::{default_parallel, play_command, referee};
-use crate::GameName;
 use anyhow::{bail, Result};
 use bots::classic::Classic;
 use clap::Args;
@@ -16,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct LeagueArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// The pool file (TOML): `games_per_pairing`, then `[[player]]` tables with `name` and one
     /// of `builtin` ("classic", "uct", "random", with an optional `playouts` budget), `net`
     /// (a .czw file) or `command` (a program); `retired = true` stops a player's games.
@@ -59,7 +59,7 @@ struct Player {
     in_process: Option<(PlayerSpec, u64)>,
 }
 
-fn pool_player<G: Classic>(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64, pool_dir: &Path) -> Result<Player> {
+fn pool_player<G: Classic>(kind: &PlayerKind, name: &str, game: crate::GameArg, time_scale: f64, pool_dir: &Path) -> Result<Player> {
     let program = player_program(kind, name, game, time_scale, pool_dir)?;
     let in_process = match (kind, kind.budget()) {
         (_, None) => None,
@@ -75,7 +75,7 @@ fn pool_player<G: Classic>(kind: &PlayerKind, name: &str, game: GameName, time_s
 }
 
 /// The program that plays `name` from the pool, checked to exist.
-fn player_program(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64, pool_dir: &Path) -> Result<PlayerCommand> {
+fn player_program(kind: &PlayerKind, name: &str, game: crate::GameArg, time_scale: f64, pool_dir: &Path) -> Result<PlayerCommand> {
     match kind {
         PlayerKind::Builtin { engine, playouts } => {
             let budget = playouts.map(|p| p.to_string());
@@ -114,13 +114,7 @@ fn player_program(kind: &PlayerKind, name: &str, game: GameName, time_scale: f64
 }
 
 pub fn run(args: LeagueArgs) -> Result<()> {
-    match args.game {
-        GameName::Connect4 => run_game::<bots::connect4::Connect4>(args),
-        GameName::G6561 => run_game::<bots::game6561::Game6561>(args),
-        GameName::Blackhole => run_game::<bots::blackhole::BlackHole>(args),
-        GameName::Zuniq => run_game::<bots::zuniq::Zuniq>(args),
-        GameName::Qttt => run_game::<bots::qttt::Qttt>(args),
-    }
+    dispatch!(args.game, G => run_game::<G>(args))
 }
 
 fn run_game<G: Classic>(args: LeagueArgs) -> Result<()> {

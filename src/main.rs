@@ -1,5 +1,13 @@
 //! `cupzero`: train, play, judge and export contest bots.
 
+/// Runs `$body` with `$G` the type of game `$game` (a [`GameArg`]): every command reaches its
+/// game's code through the registry (`bots::GAMES`).
+macro_rules! dispatch {
+    ($game:expr, $G:ident => $body:expr) => {
+        bots::with_game!($game.name(), $G => $body).expect("a game of the registry")
+    };
+}
+
 mod arena;
 mod bench;
 mod book;
@@ -17,7 +25,7 @@ mod shorten;
 mod train;
 mod worker;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -60,30 +68,44 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
-/// The games cupzero knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// Connect 4, CodinGame 7x9 with STEAL.
-    Connect4,
-    /// 6561, CodeCup 2016 (cooperative 4x4 sliding game, shared score).
-    #[value(name = "6561")]
-    G6561,
-    /// Black Hole, CodeCup 2018 (36-field triangle, stones 1..15, margin score).
-    Blackhole,
-    /// Zuniq, CodeCup 2021 (segments, zones of unique size, last mover wins).
-    Zuniq,
-    /// Quantum tic-tac-toe 4x4, CodeCup 2012 (spooky marks, cycles, collapse, bonus points).
-    Qttt,
+/// A game of the registry, as the command line names it (`connect4`, `6561`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameArg(&'static bots::registry::GameEntry);
+
+impl GameArg {
+    /// The game's name on the command line and in file and directory names.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    pub fn entry(self) -> &'static bots::registry::GameEntry {
+        self.0
+    }
 }
 
-/// The game's id as used in file and directory names.
-pub fn game_id(game: GameName) -> &'static str {
-    match game {
-        GameName::Connect4 => <bots::connect4::Connect4 as bots::game::Game>::NAME,
-        GameName::G6561 => <bots::game6561::Game6561 as bots::game::Game>::NAME,
-        GameName::Blackhole => <bots::blackhole::BlackHole as bots::game::Game>::NAME,
-        GameName::Zuniq => <bots::zuniq::Zuniq as bots::game::Game>::NAME,
-        GameName::Qttt => <bots::qttt::Qttt as bots::game::Game>::NAME,
+/// Reads a game's name; `--help` lists every game of the registry with its title.
+#[derive(Clone, Copy, Debug)]
+pub struct GameParser;
+
+impl clap::builder::TypedValueParser for GameParser {
+    type Value = GameArg;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &std::ffi::OsStr) -> Result<GameArg, clap::Error> {
+        let text = value.to_string_lossy();
+        match bots::registry::find_game(&text) {
+            Some(entry) => Ok(GameArg(entry)),
+            None => {
+                let mut err = clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd);
+                err.insert(clap::error::ContextKind::InvalidArg, clap::error::ContextValue::String(arg.map_or("GAME".into(), |a| a.to_string())));
+                err.insert(clap::error::ContextKind::InvalidValue, clap::error::ContextValue::String(text.into_owned()));
+                err.insert(clap::error::ContextKind::ValidValue, clap::error::ContextValue::Strings(bots::GAMES.iter().map(|g| g.name.to_string()).collect()));
+                Err(err)
+            }
+        }
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(bots::GAMES.iter().map(|g| clap::builder::PossibleValue::new(g.name).help(g.title))))
     }
 }
 

@@ -1,12 +1,10 @@
 //! `cupzero play`: a bot on the contest protocol (the same code an exported bot runs).
 
 use crate::clock_args::ClockArgs;
-use crate::GameName;
 use anyhow::{bail, Context, Result};
 use bots::agent::{Agent, SearchAgent};
 use bots::bot::{net_agent, run_bot};
 use bots::classic::Classic;
-use bots::connect4::Connect4;
 use bots::mcts::MctsConfig;
 use bots::tools::{RandomAgent, RolloutEvaluator};
 use bots::nn::Mlp;
@@ -29,7 +27,8 @@ pub enum Engine {
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     #[arg(long, value_enum, default_value = "uct")]
     pub engine: Engine,
     /// Weights file (.czw) for `--engine net`.
@@ -76,13 +75,7 @@ impl TryFrom<&PlayArgs> for PlayConfig {
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    match args.game {
-        GameName::Connect4 => play::<Connect4>(&args),
-        GameName::G6561 => play::<bots::game6561::Game6561>(&args),
-        GameName::Blackhole => play::<bots::blackhole::BlackHole>(&args),
-        GameName::Zuniq => play::<bots::zuniq::Zuniq>(&args),
-        GameName::Qttt => play::<bots::qttt::Qttt>(&args),
-    }
+    dispatch!(args.game, G => play::<G>(&args))
 }
 
 fn play<G: Classic>(args: &PlayArgs) -> Result<()> {

@@ -1,8 +1,6 @@
 //! `cupzero train`: the self-play training loop on a run directory.
 
-use crate::GameName;
 use anyhow::{Context, Result};
-use bots::connect4::Connect4;
 use clap::Args;
 use selfplay::config::TrainConfig;
 use selfplay::train::{train_with, IterationMetrics, RemoteSelfPlay, RunState, TrainObserver};
@@ -11,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// TOML file with settings (see `cupzero train-config` for every key and its default).
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -40,7 +39,8 @@ pub struct TrainArgs {
 #[derive(Args, Debug)]
 pub struct TrainConfigArgs {
     /// The game whose defaults to print (each game has its own: evaluation opponent, exact endgames, 6561's short iterations).
-    pub game: Option<GameName>,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: Option<crate::GameArg>,
 }
 
 struct Printer {
@@ -101,11 +101,11 @@ impl TrainObserver for Printer {
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
-    let name = crate::game_id(args.game);
+    let name = args.game.name();
     let requested = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let defaults = TrainConfig::for_game(name);
+            let defaults = dispatch!(args.game, G => TrainConfig::for_game::<G>());
             Some(TrainConfig::from_toml(&text, &defaults).map_err(anyhow::Error::msg).with_context(|| format!("invalid config {}", path.display()))?)
         }
         None => None,
@@ -115,19 +115,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let init = args.init.as_deref();
     let remote = args.redis.map(|url| RemoteSelfPlay { url, run: args.run.unwrap_or_default(), local: !args.no_local_selfplay });
     let remote = remote.as_ref();
-    let state = match args.game {
-        GameName::Connect4 => train_with::<Connect4>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
-        GameName::G6561 => train_with::<bots::game6561::Game6561>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
-        GameName::Blackhole => train_with::<bots::blackhole::BlackHole>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
-        GameName::Zuniq => train_with::<bots::zuniq::Zuniq>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
-        GameName::Qttt => train_with::<bots::qttt::Qttt>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer)?,
-    };
+    let state = dispatch!(args.game, G => train_with::<G>(&run_dir, requested.as_ref(), args.iterations, init, remote, &mut printer))?;
     println!("{} iterations, {} games, {} samples, {:.0} s; weights: {}", state.iteration, state.games, state.samples, state.seconds, run_dir.join("weights.czw").display());
     Ok(())
 }
 
 pub fn print_default_config(args: TrainConfigArgs) -> Result<()> {
-    let config = args.game.map_or_else(TrainConfig::default, |g| TrainConfig::for_game(crate::game_id(g)));
+    let config = args.game.map_or_else(TrainConfig::default, |game| dispatch!(game, G => TrainConfig::for_game::<G>()));
     print!("{}", config.to_toml());
     Ok(())
 }

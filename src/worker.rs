@@ -1,6 +1,5 @@
 //! `cupzero worker`: self-play for a run whose trainer is on another machine, through Redis.
 
-use crate::GameName;
 use anyhow::{bail, Result};
 use clap::Args;
 use selfplay::distributed::{run_worker, RemoteError};
@@ -8,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Args, Debug)]
 pub struct WorkerArgs {
-    pub game: GameName,
+    #[arg(value_parser = crate::GameParser)]
+    pub game: crate::GameArg,
     /// The run's Redis: redis://[:PASSWORD@]HOST:PORT/DB.
     #[arg(long, value_name = "URL")]
     pub redis: String,
@@ -31,13 +31,7 @@ pub fn run(args: WorkerArgs) -> Result<()> {
         }
         eprintln!("stopping after this batch (Ctrl-C again to stop now)");
     })?;
-    let result = match args.game {
-        GameName::Connect4 => run_worker::<bots::connect4::Connect4>(&args.redis, &args.run, args.threads, &STOP),
-        GameName::G6561 => run_worker::<bots::game6561::Game6561>(&args.redis, &args.run, args.threads, &STOP),
-        GameName::Blackhole => run_worker::<bots::blackhole::BlackHole>(&args.redis, &args.run, args.threads, &STOP),
-        GameName::Zuniq => run_worker::<bots::zuniq::Zuniq>(&args.redis, &args.run, args.threads, &STOP),
-        GameName::Qttt => run_worker::<bots::qttt::Qttt>(&args.redis, &args.run, args.threads, &STOP),
-    };
+    let result = dispatch!(args.game, G => run_worker::<G>(&args.redis, &args.run, args.threads, &STOP));
     match result {
         Ok(_) | Err(RemoteError::Stopped) => Ok(()),
         Err(RemoteError::Fatal(why)) => bail!(why),

@@ -6,7 +6,7 @@ mod common;
 use bots::connect4::Connect4;
 use bots::game::{ActionList, Game};
 use common::{assert_clean_error, data, read_transcript, run};
-use selfplay::judge::connect4::{parse_answer, turn_input};
+use bots::connect4::referee::{parse_answer, turn_input};
 
 const GAMES: [&str; 2] = ["plain", "steal"];
 

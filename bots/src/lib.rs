@@ -3,24 +3,31 @@
 //! game's worth) into a single `.rs` file.
 
 pub mod agent;
-pub mod blackhole;
 pub mod book;
 pub mod bot;
 pub mod classic;
 pub mod codecup;
-pub mod connect4;
 pub mod encode;
-pub mod game6561;
 pub mod game;
 pub mod mcts;
 pub mod net_eval;
 pub mod nn;
 pub mod nn_write;
 pub mod protocol;
-pub mod qttt;
+pub mod referee;
+pub mod registry;
 pub mod rng;
 pub mod rollout;
 pub mod solver;
 pub mod time;
 pub mod tools;
-pub mod zuniq;
+pub mod training;
+
+// The registry: one line per game (see `registry`).
+registry::games! {
+    connect4::Connect4,
+    game6561::Game6561,
+    blackhole::BlackHole,
+    zuniq::Zuniq,
+    qttt::Qttt,
+}

@@ -1,6 +1,7 @@
 //! `cupzero train` configuration: one TOML file, one set of defaults, unknown keys rejected.
 
 use crate::gumbel::GumbelParams;
+use bots::training::Training;
 use model::OptimConfig;
 use serde::{Deserialize, Serialize};
 
@@ -145,46 +146,16 @@ impl Default for TrainConfig {
 }
 
 impl TrainConfig {
-    /// The defaults, adjusted for games that need it. Zuniq's self-play games are played out
-    /// by the exact solver once 22 segments are legal, Black Hole's by its margin search for
-    /// the last 8 stones. 6561's self-play games are ~1000 moves
-    /// long: fewer games an iteration and lighter searches keep iterations short, and its
-    /// evaluation partners the net with the random player, since a UCT partner running random
-    /// rollouts to the end of such a game would take hours per evaluation.
-    pub fn for_game(game: &str) -> Self {
-        let mut config = TrainConfig::default();
-        if game == "zuniq" {
-            // Zuniq's exact solver settles positions with 22 legal segments in milliseconds:
-            // self-play results become perfect play's from there (BENCHMARKS.md, Zuniq / The
-            // bot's own clock plan, a faster engine, the solver in self-play).
-            config.selfplay.solve_legal = 22;
-        }
-        if game == "blackhole" {
-            // At most 36 legal moves: the last 8 stones, which the margin search settles in
-            // about 10k nodes (BENCHMARKS.md, Black Hole / Where the points go, and an exact
-            // endgame).
-            config.selfplay.solve_legal = 36;
-        }
-        // Evaluation against the classic bot where the game has one: UCT at 1000 playouts
-        // was beaten 95% of the time and hid the gap. Budgets where the shipped nets (200
-        // playouts) neither always win nor always lose (BENCHMARKS.md, Training throughput /
-        // Stronger nets from the same CPU, "Budgets of the in-training evaluation"); Black Hole's
-        // games are nearly all lost, so its figure is the mean points.
-        let classic = |games, opponent_playouts, random_opening| EvalSection { every: 10, games, playouts: 200, opponent: "classic".into(), opponent_playouts, random_opening };
-        match game {
-            "connect4" => config.eval = classic(40, 4000, 2),
-            "blackhole" => config.eval = classic(100, 1000, 0),
-            "zuniq" => config.eval = classic(20, 10_000, 2),
-            _ => {}
-        }
-        if game == "6561" {
-            config.selfplay.games_per_iteration = 32;
-            config.selfplay.games_in_flight = 16;
-            config.selfplay.full_playouts = 64;
-            config.selfplay.fast_playouts = 16;
-            config.eval = EvalSection { every: 10, games: 4, opponent: "random".into(), ..EvalSection::default() };
-        }
-        config
+    /// The defaults, with the settings game `G` declares in its own folder
+    /// ([`Training::TRAINING_DEFAULTS`]) on top.
+    pub fn for_game<G: Training>() -> Self {
+        TrainConfig::from_toml(G::TRAINING_DEFAULTS, &TrainConfig::default())
+            .unwrap_or_else(|e| panic!("{}: Training::TRAINING_DEFAULTS does not read: {e}", G::NAME))
+    }
+
+    /// [`TrainConfig::for_game`] of the registered game `name`.
+    pub fn for_game_named(name: &str) -> Option<Self> {
+        bots::with_game!(name, G => Self::for_game::<G>())
     }
 }
 
@@ -376,7 +347,7 @@ pub struct SelfPlaySettings {
     pub c_puct: f32,
     pub fpu_reduction: f32,
     /// Once at most this many actions are legal, the exact solver plays the game out (0 =
-    /// never; only for games with an exact endgame search, `ExactEndgame`: win/loss games
+    /// never; only for games with an exact endgame search, `Training::exact_player`: win/loss games
     /// and Black Hole's margin search): the result is then the one perfect play
     /// gives from there, a truer target for the earlier positions than what two searches of
     /// a few dozen playouts would make of the endgame. Solved moves are not samples.
@@ -403,24 +374,39 @@ pub struct SelfPlaySettings {
 mod tests {
     use super::*;
 
+    fn game_config(name: &str) -> TrainConfig {
+        TrainConfig::for_game_named(name).expect("a registered game")
+    }
+
+    /// What a game declares reads and validates, for every game of the registry.
+    #[test]
+    fn every_games_defaults_read_and_validate() {
+        for game in bots::GAMES {
+            let config = game_config(game.name);
+            config.validate().unwrap_or_else(|e| panic!("{}: {e}", game.name));
+            assert_eq!(TrainConfig::from_toml(&config.to_toml(), &TrainConfig::default()).unwrap(), config, "{}", game.name);
+        }
+        assert!(TrainConfig::for_game_named("chess").is_none());
+    }
+
     #[test]
     fn the_6561_defaults_avoid_a_uct_partner_and_validate() {
-        let c = TrainConfig::for_game("6561");
+        let c = game_config("6561");
         assert_eq!(c.eval.opponent, "random");
         assert!(c.selfplay.games_per_iteration < TrainConfig::default().selfplay.games_per_iteration);
         c.validate().unwrap();
-        assert_eq!(TrainConfig::for_game("qttt"), TrainConfig::default());
+        assert_eq!(game_config("qttt"), TrainConfig::default());
     }
 
     /// Games with a classic bot are evaluated against it; the others keep UCT (or random).
     #[test]
     fn evaluation_is_against_the_classic_bot_where_there_is_one() {
         for game in ["connect4", "blackhole", "zuniq"] {
-            let c = TrainConfig::for_game(game);
+            let c = game_config(game);
             assert_eq!(c.eval.opponent, "classic", "{game}");
             c.validate().unwrap();
         }
-        assert_eq!(TrainConfig::for_game("qttt").eval.opponent, "uct");
+        assert_eq!(game_config("qttt").eval.opponent, "uct");
     }
 
     /// The games with an exact endgame search hand their self-play endgames to it by default;
@@ -428,18 +414,18 @@ mod tests {
     /// stones, where Blue's turn 21 (10 x 5 = 50) is still searched.
     #[test]
     fn exact_endgames_are_on_by_default_where_a_search_exists() {
-        assert_eq!(TrainConfig::for_game("zuniq").selfplay.solve_legal, 22);
-        assert_eq!(TrainConfig::for_game("blackhole").selfplay.solve_legal, 36);
+        assert_eq!(game_config("zuniq").selfplay.solve_legal, 22);
+        assert_eq!(game_config("blackhole").selfplay.solve_legal, 36);
         for game in ["connect4", "6561", "qttt"] {
-            assert_eq!(TrainConfig::for_game(game).selfplay.solve_legal, 0, "{game}");
+            assert_eq!(game_config(game).selfplay.solve_legal, 0, "{game}");
         }
-        TrainConfig::for_game("blackhole").validate().unwrap();
+        game_config("blackhole").validate().unwrap();
     }
 
     #[test]
     fn defaults_round_trip_through_toml() {
         let c = TrainConfig::default();
-        assert_eq!(TrainConfig::from_toml(&c.to_toml(), &TrainConfig::for_game("zuniq")).unwrap(), c);
+        assert_eq!(TrainConfig::from_toml(&c.to_toml(), &game_config("zuniq")).unwrap(), c);
         assert_eq!(TrainConfig::from_toml("", &c).unwrap(), c, "an empty file means the defaults");
     }
 
@@ -472,7 +458,7 @@ mod tests {
     /// endgame search in self-play, its classic evaluation) stay.
     #[test]
     fn a_partial_file_keeps_the_games_defaults() {
-        let base = TrainConfig::for_game("blackhole");
+        let base = game_config("blackhole");
         let c = TrainConfig::from_toml("[net]\nhidden = [64]\n[training]\noverlap = true\n[eval]\ngames = 10\n", &base).unwrap();
         assert_eq!(c.net.hidden, vec![64]);
         assert!(c.training.overlap);

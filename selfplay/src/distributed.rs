@@ -20,11 +20,10 @@
 //! iteration that took it was saved counts once.
 
 use crate::config::TrainConfig;
-use crate::exact::ExactEndgame;
+use bots::training::Training;
 pub use crate::records::BatchSource;
 use crate::records::GameRecord;
 use crate::worker::{generate, LeagueNet, SelfPlayStats};
-use bots::classic::Classic;
 use bots::nn::Mlp;
 use redis::streams::StreamReadReply;
 use redis::{Connection, RedisError, RedisResult};
@@ -383,7 +382,7 @@ struct Current {
 /// newest net from Redis, plays batches with the same code and settings as `train` on `threads`
 /// threads (0 = all cores), pushes each batch, and picks up each new net between batches.
 /// Waits (with backoff) while Redis or the run's trainer is away.
-pub fn run_worker<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usize, stop: &AtomicBool) -> Result<WorkerSummary, RemoteError> {
+pub fn run_worker<G: Training>(url: &str, run: &str, threads: usize, stop: &AtomicBool) -> Result<WorkerSummary, RemoteError> {
     let name = worker_name();
     let mut summary = WorkerSummary::default();
     let result = play_batches::<G>(url, run, threads, stop, &name, &mut summary);
@@ -393,7 +392,7 @@ pub fn run_worker<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usiz
     result.map(|()| summary)
 }
 
-fn play_batches<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usize, stop: &AtomicBool, name: &str, summary: &mut WorkerSummary) -> Result<(), RemoteError> {
+fn play_batches<G: Training>(url: &str, run: &str, threads: usize, stop: &AtomicBool, name: &str, summary: &mut WorkerSummary) -> Result<(), RemoteError> {
     let mut link = Link::open(url, run)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| RemoteError::Fatal(format!("cannot start threads: {e}")))?;
     let (meta_key, net_key, league_key, games_key) = (link.key("meta"), link.key("net"), link.key("league"), link.key("games"));
@@ -423,7 +422,7 @@ fn play_batches<G: Classic + ExactEndgame>(url: &str, run: &str, threads: usize,
                 link.call(stop, |con| redis::cmd("HMGET").arg(&net_key).arg("version").arg("weights").arg("published_ms").query(con))?;
             let (Some(got), Some(weights)) = (got, weights) else { continue };
             let net = Mlp::from_bytes(&weights, G::NAME).map_err(|e| RemoteError::Fatal(format!("run {run}: the published net does not read: {e}")))?;
-            let config = TrainConfig::from_toml(config_text, &TrainConfig::for_game(G::NAME)).map_err(|e| RemoteError::Fatal(format!("run {run}: its configuration does not read: {e}")))?;
+            let config = TrainConfig::from_toml(config_text, &TrainConfig::for_game::<G>()).map_err(|e| RemoteError::Fatal(format!("run {run}: its configuration does not read: {e}")))?;
             let stored: BTreeMap<u64, Vec<u8>> = link.call(stop, |con| redis::cmd("HGETALL").arg(&league_key).query(con))?;
             let mut league = Vec::new();
             for (iteration, bytes) in stored {

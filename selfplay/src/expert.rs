@@ -7,7 +7,7 @@
 
 use bots::agent::Agent;
 use bots::encode::Encode;
-use bots::game::{ActionList, Game};
+use bots::game::{Action, ActionList, Game};
 use bots::nn::Mlp;
 use bots::rng::{splitmix64, Rng};
 use model::{Batch, NetConfig, OptimConfig, Trainer};
@@ -37,28 +37,45 @@ pub struct Labelled<G> {
     pub scores: Vec<f32>,
     /// Each game's target at its end (what `target` made of the terminal position).
     pub outcomes: Vec<f32>,
+    /// Each game's start: the seed of the generator its `Game::new_game` drew from.
+    pub setups: Vec<u64>,
+    /// The action played from each position, beside `positions`: with the setups, the games
+    /// replay from their start.
+    pub played: Vec<Action>,
 }
 
 impl<G: Clone> Labelled<G> {
     pub fn new() -> Self {
-        Labelled { positions: Vec::new(), targets: Vec::new(), game_starts: vec![0], scores: Vec::new(), outcomes: Vec::new() }
+        Labelled { positions: Vec::new(), targets: Vec::new(), game_starts: vec![0], scores: Vec::new(), outcomes: Vec::new(), setups: Vec::new(), played: Vec::new() }
     }
 
     /// Keeps only the positions `keep` accepts (each game keeps its outcome and score; a game
     /// left with none stays as an empty game).
     pub fn retain(&mut self, keep: impl Fn(&G) -> bool) {
+        self.retain_by(|_, g| keep(g));
+    }
+
+    /// Keeps only the positions from ply `first` of their game on (the game's first position
+    /// is its ply 0).
+    pub fn retain_from_ply(&mut self, first: usize) {
+        self.retain_by(|ply, _| ply >= first);
+    }
+
+    fn retain_by(&mut self, keep: impl Fn(usize, &G) -> bool) {
         let mut starts = vec![0];
-        let (mut positions, mut targets) = (Vec::new(), Vec::new());
+        let (mut positions, mut targets, mut played) = (Vec::new(), Vec::new(), Vec::new());
         for game in 0..self.scores.len() {
-            for i in self.game_starts[game]..self.game_starts[game + 1] {
-                if keep(&self.positions[i]) {
+            let start = self.game_starts[game];
+            for i in start..self.game_starts[game + 1] {
+                if keep(i - start, &self.positions[i]) {
                     positions.push(self.positions[i].clone());
                     targets.push(self.targets[i]);
+                    played.push(self.played[i]);
                 }
             }
             starts.push(positions.len());
         }
-        (self.positions, self.targets, self.game_starts) = (positions, targets, starts);
+        (self.positions, self.targets, self.game_starts, self.played) = (positions, targets, starts, played);
     }
 
     /// Appends the games of `other`.
@@ -69,6 +86,8 @@ impl<G: Clone> Labelled<G> {
         self.game_starts.extend(other.game_starts[1..].iter().map(|s| s + offset));
         self.scores.extend_from_slice(&other.scores);
         self.outcomes.extend_from_slice(&other.outcomes);
+        self.setups.extend_from_slice(&other.setups);
+        self.played.extend_from_slice(&other.played);
     }
 }
 
@@ -105,15 +124,17 @@ where
     G: Game + Send,
 {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads.max(1)).build().expect("a thread pool");
-    let games: Vec<(Vec<G>, f32, f32)> = pool.install(|| {
+    let games: Vec<(u64, Vec<G>, Vec<Action>, f32, f32)> = pool.install(|| {
         (0..config.games)
             .into_par_iter()
             .map(|game| {
-                let mut rng = Rng::new(splitmix64(config.seed ^ (game as u64) << 20).1);
+                let setup = splitmix64(config.seed ^ (game as u64) << 20).1;
+                let mut rng = Rng::new(setup);
                 let mut agent = make_agent();
                 let mut g = G::new_game(&mut rng);
                 let mut list = ActionList::new();
                 let mut positions = Vec::with_capacity(G::MAX_GAME_LENGTH);
+                let mut played = Vec::with_capacity(G::MAX_GAME_LENGTH);
                 for ply in 0.. {
                     if g.is_terminal() {
                         break;
@@ -126,13 +147,16 @@ where
                         agent.choose(&g, None)
                     };
                     g.apply(action);
+                    played.push(action);
                 }
-                (positions, target(&g), g.scores()[0])
+                (setup, positions, played, target(&g), g.scores()[0])
             })
             .collect()
     });
     let mut labelled = Labelled::new();
-    for (positions, target, score) in games {
+    for (setup, positions, played, target, score) in games {
+        labelled.setups.push(setup);
+        labelled.played.extend(played);
         labelled.outcomes.push(target);
         labelled.targets.extend(std::iter::repeat_n(target, positions.len()));
         labelled.positions.extend(positions);

@@ -4,7 +4,7 @@
 //! training configs.
 //!
 //! Inputs are random bytes, or mutations of valid inputs: real judge transcripts (`judge
-//! --transcripts`, kept in `selfplay/fuzz/`), shipped books and configs, small nets in every
+//! --transcripts`, kept in each game's folder: `RefereeRules::transcripts`), shipped books and configs, small nets in every
 //! storage. Text is mutated line by line (cut, deleted, repeated, swapped, numbers out of
 //! range, very long lines, CR endings, stray bytes, no final newline), binaries byte by byte,
 //! and half of the mutated weight files get a valid checksum again so that the parser behind
@@ -13,7 +13,7 @@
 
 use crate::config::TrainConfig;
 use bots::book::{Book, BookAgent};
-use bots::bot::Contest;
+use bots::referee::RefereeRules;
 use bots::game::{ActionList, Game};
 use bots::nn::{fnv1a64, text_to_bytes, Dense, Mlp, Scratch, Storage, VALUE_OUTPUTS};
 use bots::nn_write::{bytes_to_text, to_bytes_as};
@@ -247,7 +247,7 @@ fn one_line(message: &str) -> Result<(), String> {
 /// A game's protocol loop as an exported bot runs it, with a random agent.
 pub struct ProtocolTarget<G>(std::marker::PhantomData<G>);
 
-impl<G: Contest> ProtocolTarget<G> {
+impl<G: RefereeRules> ProtocolTarget<G> {
     pub fn new() -> Self {
         ProtocolTarget(std::marker::PhantomData)
     }
@@ -262,12 +262,12 @@ impl<G: Contest> ProtocolTarget<G> {
     }
 }
 
-impl<G: Contest> FuzzTarget for ProtocolTarget<G> {
+impl<G: RefereeRules> FuzzTarget for ProtocolTarget<G> {
     fn name(&self) -> String {
         format!("protocol-{}", G::NAME)
     }
     fn seeds(&self) -> Vec<Vec<u8>> {
-        transcripts::<G>().iter().map(|t| transcript_input(t)).collect()
+        G::transcripts().iter().map(|t| transcript_input(t)).collect()
     }
     fn check(&self, input: &[u8]) -> Result<(), String> {
         match Self::play(input).0 {
@@ -279,13 +279,11 @@ impl<G: Contest> FuzzTarget for ProtocolTarget<G> {
 
 /// The judge's reader of one answer line, in a position given by the input's first byte
 /// (that many random plies from the start, seeded by it).
-pub struct RefereeTarget<G> {
-    parse: fn(&G, &str) -> Result<Vec<bots::game::Action>, String>,
-}
+pub struct RefereeTarget<G>(std::marker::PhantomData<G>);
 
-impl<G: Game> RefereeTarget<G> {
-    pub fn new(parse: fn(&G, &str) -> Result<Vec<bots::game::Action>, String>) -> Self {
-        RefereeTarget { parse }
+impl<G: RefereeRules> RefereeTarget<G> {
+    pub fn new() -> Self {
+        RefereeTarget(std::marker::PhantomData)
     }
 
     fn position(key: u8) -> G {
@@ -303,7 +301,7 @@ impl<G: Game> RefereeTarget<G> {
     }
 }
 
-impl<G: Game> FuzzTarget for RefereeTarget<G> {
+impl<G: RefereeRules> FuzzTarget for RefereeTarget<G> {
     fn name(&self) -> String {
         format!("referee-{}", G::NAME)
     }
@@ -318,7 +316,7 @@ impl<G: Game> FuzzTarget for RefereeTarget<G> {
                 }
                 state.legal_actions(&mut list);
                 let mut seed = vec![key];
-                seed.extend_from_slice(G::format_action(list[key as usize % list.len()]).as_bytes());
+                seed.extend_from_slice(G::answer(list[key as usize % list.len()]).as_bytes());
                 Some(seed)
             })
             .collect()
@@ -332,7 +330,7 @@ impl<G: Game> FuzzTarget for RefereeTarget<G> {
         // The judge reads lossy lines without their newline.
         let line = String::from_utf8_lossy(line);
         let line = line.split('\n').next().unwrap_or("");
-        match (self.parse)(&state, line) {
+        match state.parse_answer(line).map(|answer| answer.actions).map_err(|m| m.detail().to_string()) {
             Ok(actions) => {
                 let mut s = state.clone();
                 for a in actions {
@@ -424,7 +422,10 @@ impl FuzzTarget for WeightsTarget {
     }
 }
 
-/// The opening book reader, then the book played through a random Zuniq game.
+/// The game whose shipped opening book seeds [`BookTarget`] (the reader is the same for all).
+type BookGame = bots::zuniq::Zuniq; // BookTarget's example: the game that ships a book
+
+/// The opening book reader, then the book played through a random game.
 pub struct BookTarget;
 
 impl FuzzTarget for BookTarget {
@@ -434,16 +435,16 @@ impl FuzzTarget for BookTarget {
     fn seeds(&self) -> Vec<Vec<u8>> {
         let shipped = include_str!("../../checkpoints/zuniq/opening-book.txt");
         let head: String = shipped.lines().take(24).map(|l| format!("{l}\n")).collect();
-        let compact = Book::parse(&head, "zuniq").expect("the shipped book reads").to_compact();
+        let compact = Book::parse(&head, BookGame::NAME).expect("the shipped book reads").to_compact();
         vec![head.into_bytes(), compact.into_bytes()]
     }
     fn check(&self, input: &[u8]) -> Result<(), String> {
-        let book = match Book::parse(&String::from_utf8_lossy(input), "zuniq") {
+        let book = match Book::parse(&String::from_utf8_lossy(input), BookGame::NAME) {
             Ok(book) => book,
             Err(message) => return one_line(&message),
         };
         let mut agent = BookAgent::new(book, Box::new(RandomAgent::new(1)));
-        let mut state = bots::zuniq::Zuniq::new();
+        let mut state = BookGame::new_game(&mut Rng::new(0));
         while !state.is_terminal() {
             let a = bots::agent::Agent::choose(&mut agent, &state, None);
             if !state.is_legal(a) {
@@ -477,48 +478,28 @@ impl FuzzTarget for ConfigTarget {
     }
     fn check(&self, input: &[u8]) -> Result<(), String> {
         let text = String::from_utf8_lossy(input);
-        match TrainConfig::from_toml(&text, &TrainConfig::for_game("zuniq")) {
+        match TrainConfig::from_toml(&text, &TrainConfig::default()) {
             Ok(config) => config.validate(),
             Err(message) => one_line(&message),
         }
     }
 }
 
-/// The two transcripts (seat 0 and seat 1) a game's protocol target starts from.
-fn transcripts<G: Game>() -> Vec<&'static str> {
-    match G::NAME {
-        "connect4" => vec![include_str!("../fuzz/connect4-seat0.txt"), include_str!("../fuzz/connect4-seat1.txt")],
-        "6561" => vec![include_str!("../fuzz/6561-seat0.txt"), include_str!("../fuzz/6561-seat1.txt")],
-        "blackhole" => vec![include_str!("../fuzz/blackhole-seat0.txt"), include_str!("../fuzz/blackhole-seat1.txt")],
-        "zuniq" => vec![include_str!("../fuzz/zuniq-seat0.txt"), include_str!("../fuzz/zuniq-seat1.txt")],
-        "qttt" => vec![include_str!("../fuzz/qttt-seat0.txt"), include_str!("../fuzz/qttt-seat1.txt")],
-        other => panic!("no fuzz transcripts for {other}"),
-    }
-}
-
-/// Every target by name.
+/// Every target by name: each game's protocol reader (from the judge transcripts it keeps) and
+/// the judge's reader of its answers, then the shared readers.
 pub fn targets() -> Vec<Box<dyn FuzzTarget>> {
-    use crate::judge::{codecup, connect4};
-    use bots::{blackhole::BlackHole, connect4::Connect4, game6561::Game6561, qttt::Qttt, zuniq::Zuniq};
-    fn codecup_answer<G: Game>(state: &G, line: &str) -> Result<Vec<bots::game::Action>, String> {
-        codecup::parse_answer(state, line).map(|(a, _)| vec![a]).map_err(|f| f.detail)
+    let mut all: Vec<Box<dyn FuzzTarget>> = Vec::new();
+    for game in bots::GAMES {
+        bots::with_game!(game.name, G => {
+            if !G::transcripts().is_empty() {
+                all.push(Box::new(ProtocolTarget::<G>::new()));
+            }
+            all.push(Box::new(RefereeTarget::<G>::new()));
+        })
+        .expect("a registered game");
     }
-    vec![
-        Box::new(ProtocolTarget::<Connect4>::new()),
-        Box::new(ProtocolTarget::<Game6561>::new()),
-        Box::new(ProtocolTarget::<BlackHole>::new()),
-        Box::new(ProtocolTarget::<Zuniq>::new()),
-        Box::new(ProtocolTarget::<Qttt>::new()),
-        Box::new(RefereeTarget::<Connect4>::new(|s, l| connect4::parse_answer(s, l).map(|a| vec![a]).map_err(|f| f.detail))),
-        Box::new(RefereeTarget::<Game6561>::new(codecup_answer::<Game6561>)),
-        Box::new(RefereeTarget::<BlackHole>::new(codecup_answer::<BlackHole>)),
-        Box::new(RefereeTarget::<Zuniq>::new(codecup_answer::<Zuniq>)),
-        Box::new(RefereeTarget::<Qttt>::new(|s, l| bots::qttt::protocol::parse_line(s, l))),
-        Box::new(WeightsTarget::binary()),
-        Box::new(WeightsTarget::text()),
-        Box::new(BookTarget),
-        Box::new(ConfigTarget),
-    ]
+    all.extend([Box::new(WeightsTarget::binary()) as Box<dyn FuzzTarget>, Box::new(WeightsTarget::text()), Box::new(BookTarget), Box::new(ConfigTarget)]);
+    all
 }
 
 #[cfg(test)]
@@ -529,19 +510,18 @@ mod tests {
     /// judge recorded, to its end, without an error.
     #[test]
     fn the_protocol_seeds_replay_whole_games() {
-        use bots::{blackhole::BlackHole, connect4::Connect4, game6561::Game6561, qttt::Qttt, zuniq::Zuniq};
-        fn replay<G: Contest>(transcript: &str) {
-            let (result, out) = ProtocolTarget::<G>::play(&transcript_input(transcript));
-            assert_eq!(result, Ok(()), "{}", G::NAME);
-            let answers: Vec<&str> = transcript.lines().filter_map(|l| l.strip_prefix("< ")).collect();
-            let written = String::from_utf8(out).unwrap();
-            assert_eq!(written.lines().collect::<Vec<_>>(), answers, "{}: the recorded answers", G::NAME);
+        fn replay<G: RefereeRules>() {
+            for transcript in G::transcripts() {
+                let (result, out) = ProtocolTarget::<G>::play(&transcript_input(transcript));
+                assert_eq!(result, Ok(()), "{}", G::NAME);
+                let answers: Vec<&str> = transcript.lines().filter_map(|l| l.strip_prefix("< ")).collect();
+                let written = String::from_utf8(out).unwrap();
+                assert_eq!(written.lines().collect::<Vec<_>>(), answers, "{}: the recorded answers", G::NAME);
+            }
         }
-        transcripts::<Connect4>().into_iter().for_each(replay::<Connect4>);
-        transcripts::<Game6561>().into_iter().for_each(replay::<Game6561>);
-        transcripts::<BlackHole>().into_iter().for_each(replay::<BlackHole>);
-        transcripts::<Zuniq>().into_iter().for_each(replay::<Zuniq>);
-        transcripts::<Qttt>().into_iter().for_each(replay::<Qttt>);
+        for game in bots::GAMES {
+            bots::with_game!(game.name, G => replay::<G>()).expect("a registered game");
+        }
     }
 
     /// The test-sized run: 100,000 inputs a target, fixed seed, no failure.

@@ -6,7 +6,6 @@ pub mod aux;
 pub mod book;
 pub mod config;
 pub mod distributed;
-pub mod exact;
 pub mod expert;
 pub mod fuzz;
 pub mod gumbel;

@@ -1,7 +1,7 @@
 //! The replay window: positions rebuilt from game records, sampled into training batches with
 //! a random symmetry each time.
 
-use crate::aux::AuxTarget;
+use bots::training::Training;
 use crate::worker::GameRecord;
 use bots::game::{Action, ActionList, NUM_PLAYERS};
 use bots::rng::Rng;
@@ -29,7 +29,7 @@ pub struct ReplayBuffer<G> {
 
 /// Rebuilds a record's training samples. The value target mixes the game's result with the
 /// search's root value: `(1 - q_weight) * result + q_weight * search value`.
-pub fn samples_from_record<G: AuxTarget>(record: &GameRecord, q_weight: f32) -> Vec<Sample<G>> {
+pub fn samples_from_record<G: Training>(record: &GameRecord, q_weight: f32) -> Vec<Sample<G>> {
     let mut state = G::new_game(&mut Rng::new(record.seed));
     let mut positions = Vec::new();
     for (&action, target) in record.actions.iter().zip(&record.targets) {
@@ -44,7 +44,7 @@ pub fn samples_from_record<G: AuxTarget>(record: &GameRecord, q_weight: f32) -> 
     positions.into_iter().map(|(state, policy, value)| Sample { state, policy, value, end: Arc::clone(&end) }).collect()
 }
 
-impl<G: AuxTarget> ReplayBuffer<G> {
+impl<G: Training> ReplayBuffer<G> {
     /// A window of `capacity` positions; `with_aux` adds the auxiliary targets to batches.
     pub fn new(capacity: usize, with_aux: bool) -> Self {
         ReplayBuffer { samples: VecDeque::new(), capacity: capacity.max(1), with_aux: with_aux && G::AUX_OUTPUTS > 0 }

@@ -21,14 +21,12 @@
 //! a new run from weights alone (a shipped net, another machine's run).
 
 use crate::arena::{run_arena, ArenaConfig, MoveLimit, PlayerSpec};
-use crate::aux::AuxTarget;
 use crate::config::TrainConfig;
 use crate::distributed::{gather, RemoteError, TrainerLink};
-use crate::exact::ExactEndgame;
+use bots::training::Training;
 pub use crate::metrics::IterationMetrics;
 use crate::replay::{samples_from_record, ReplayBuffer};
 use crate::worker::{generate, GameRecord, LeagueNet, CLASSIC, TEACHER, UCT};
-use bots::classic::Classic;
 use bots::encode::Encode;
 use bots::game::Game;
 use bots::nn::Mlp;
@@ -313,7 +311,7 @@ pub fn read_init_weights<G: Encode>(path: &Path) -> Result<(Mlp, String), TrainE
 /// `init` starts a new run from existing weights (their shape must be the configuration's;
 /// without `requested`, the defaults take the weights' hidden widths). Given again for the
 /// same run, it resumes; other weights for an existing run are refused.
-pub fn train<G: Classic + ExactEndgame + AuxTarget>(
+pub fn train<G: Training>(
     run_dir: &Path,
     requested: Option<&TrainConfig>,
     iterations: Option<u64>,
@@ -335,7 +333,7 @@ pub struct RemoteSelfPlay {
 /// [`train`], with the games coming from workers through Redis when `remote` says so: the
 /// trainer publishes every new net there, and acknowledges a batch of games only once the
 /// iteration holding it is saved.
-pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
+pub fn train_with<G: Training>(
     run_dir: &Path,
     requested: Option<&TrainConfig>,
     iterations: Option<u64>,
@@ -364,7 +362,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
             let text = std::fs::read_to_string(&path).map_err(|e| file_error(&path, e))?;
             // A run writes every key; one its file lacks predates that setting, and the
             // auxiliary head was off before it existed.
-            let mut before = TrainConfig::for_game(G::NAME);
+            let mut before = TrainConfig::for_game::<G>();
             before.training.aux_loss_weight = 0.0;
             let original = TrainConfig::from_toml(&text, &before).map_err(|e| file_error(&path, e))?;
             if let Some(asked) = requested {
@@ -378,7 +376,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
             original
         }
         None => requested.cloned().unwrap_or_else(|| {
-            let mut config = TrainConfig::for_game(G::NAME);
+            let mut config = TrainConfig::for_game::<G>();
             if let Some((net, _)) = &init {
                 config.net.hidden = net.hidden.iter().map(|d| d.outputs).collect();
             }
@@ -676,7 +674,7 @@ pub fn train_with<G: Classic + ExactEndgame + AuxTarget>(
 }
 
 /// `steps` optimiser steps on batches from `replay`: the mean losses and the seconds taken.
-fn train_steps<G: AuxTarget>(trainer: &mut Trainer, replay: &ReplayBuffer<G>, steps: u64, batch_size: usize, rng: &mut Rng, show: bool, iteration: u64) -> (Losses, f64) {
+fn train_steps<G: Training>(trainer: &mut Trainer, replay: &ReplayBuffer<G>, steps: u64, batch_size: usize, rng: &mut Rng, show: bool, iteration: u64) -> (Losses, f64) {
     let start = Instant::now();
     let bar = progress_bar(show, steps, &format!("iter {iteration} training"));
     let mut mean = Losses::default();

@@ -12,13 +12,13 @@
 use crate::arena::PlayerSpec;
 use crate::gumbel::{improved_policy, RootSchedule};
 use bots::agent::Agent;
-use bots::classic::{Classic, RootStatistics, Teacher};
+use bots::classic::{RootStatistics, Teacher};
 use bots::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
 use bots::mcts::{Mcts, MctsConfig, Selection};
 use bots::net_eval::{legal_softmax, seat_values};
 use bots::nn::{Mlp, Scratch};
 use bots::rng::Rng;
-use crate::exact::ExactEndgame;
+use bots::training::Training;
 pub use crate::config::SelfPlaySettings;
 pub use crate::records::{GameRecord, SearchTarget};
 use bots::solver::ExactPlay;
@@ -101,7 +101,7 @@ enum Across<G> {
     Teacher { agent: Box<dyn Teacher<G>> },
 }
 
-struct Slot<G: Classic + ExactEndgame> {
+struct Slot<G: Training> {
     seed: u64,
     across: Across<G>,
     state: G,
@@ -124,7 +124,7 @@ enum Step {
     GameOver(GameRecord),
 }
 
-impl<G: Classic + ExactEndgame> Slot<G> {
+impl<G: Training> Slot<G> {
     fn against(seed: u64, config: &MctsConfig, across: Across<G>) -> Self {
         let state = G::new_game(&mut Rng::new(seed));
         Slot {
@@ -314,7 +314,7 @@ fn sample(weights: &[f32], rng: &mut Rng) -> usize {
 /// Plays `games` games with `net`, spread over the current rayon pool, some of them against
 /// `league` nets or the classic bot as `settings` say. `on_game` is called after every
 /// finished game (for progress display).
-pub fn generate<G: Classic + ExactEndgame>(
+pub fn generate<G: Training>(
     net: &Arc<Mlp>,
     league: &[LeagueNet],
     settings: &SelfPlaySettings,
@@ -344,7 +344,7 @@ pub fn generate<G: Classic + ExactEndgame>(
     (records, stats)
 }
 
-fn run_shard<G: Classic + ExactEndgame>(
+fn run_shard<G: Training>(
     net: &Arc<Mlp>,
     league: &[LeagueNet],
     settings: &SelfPlaySettings,
@@ -606,7 +606,7 @@ mod tests {
     /// first position with that few legal actions (the record and the move number given),
     /// and must have no sample from there on. Returns, per game, the move number of that
     /// position and the game's length.
-    fn solved_self_play<G: Classic + ExactEndgame>(solve_legal: usize, games: usize, seed: u64, check: impl Fn(&G, &GameRecord, usize)) -> Vec<(usize, usize)> {
+    fn solved_self_play<G: Training>(solve_legal: usize, games: usize, seed: u64, check: impl Fn(&G, &GameRecord, usize)) -> Vec<(usize, usize)> {
         let mut s = settings();
         s.full_playouts = 8;
         s.fast_playouts = 4;

@@ -13,6 +13,8 @@ pub mod endgame;
 pub mod playout;
 pub mod classic;
 pub mod protocol;
+pub mod referee;
+pub mod training;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};

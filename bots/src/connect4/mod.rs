@@ -8,6 +8,8 @@ pub mod classic;
 pub mod playout;
 pub mod protocol;
 pub mod search;
+pub mod referee;
+pub mod training;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};

@@ -14,6 +14,8 @@
 
 pub mod lookahead;
 pub mod protocol;
+pub mod referee;
+pub mod training;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};

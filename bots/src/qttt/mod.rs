@@ -16,6 +16,8 @@
 //! square s, `136..152` both marks in the last square s.
 
 pub mod protocol;
+pub mod referee;
+pub mod training;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};

@@ -11,6 +11,8 @@
 pub mod classic;
 pub mod light;
 pub mod protocol;
+pub mod referee;
+pub mod training;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};

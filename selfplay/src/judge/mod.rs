@@ -2,10 +2,8 @@
 //! the contest's referee would (exact inputs, time limits, faults scored as losses), over many
 //! games in parallel with seats swapped, and reports W/D/L, points and Elo.
 
-pub mod codecup;
-pub mod connect4;
 pub mod process;
-pub mod qttt;
+pub mod referee;
 
 use crate::sprt::{Decision, PairedScores, Sprt};
 use crate::stats::MatchStats;
