@@ -58,7 +58,7 @@ fn classic_plays_in_the_arena_by_node_budget() {
     let report = arena("random", "20000", "1", "4");
     assert!(report.contains("A = classic") && report.contains("A: 4-0-0"), "{report}");
     // Against UCT at 20,000 playouts, 100,000 nodes a move win 5-0-3 for this seed: the UCT
-    // bot is no pushover for it (BENCHMARKS.md, Connect 4 / A bot that beats alpha-beta
+    // bot is no pushover for it (docs/lab/connect4.md, A bot that beats alpha-beta
     // searchers, on the UCT bot's middlegames), but the classic bot comes out ahead.
     let report = arena("uct", "100000", "20000", "8");
     let line = report.lines().find(|l| l.starts_with("A: ")).unwrap_or_else(|| panic!("{report}"));

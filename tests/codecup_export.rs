@@ -136,7 +136,7 @@ fn shipped_6561_net_judges_a_wide_beam_better_than_the_hand_made_evaluation() {
     // The beam (512 lines wide, the width of the games the net learned from, fixed so the
     // games repeat) partnered with itself on the same 4 random openings: with the shipped
     // value net judging its last step's lines, 3,000.5; with the hand-made evaluation alone
-    // (the classic bot), 2,904.5. Over 60 openings: +54 (BENCHMARKS.md, 6561 / A value net judges the
+    // (the classic bot), 2,904.5. Over 60 openings: +54 (docs/lab/6561.md, A value net judges the
     // beam's lines).
     let beam = |player: &str| {
         let out = run(&["arena", "6561", "--a", player, "--b", player, "--games", "4", "--playouts", "512", "--b-playouts", "512", "--random-opening", "3", "--seed", "7"], "");

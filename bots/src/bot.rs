@@ -23,7 +23,7 @@ pub enum Platform {
 pub trait Contest: Encode {
     const PLATFORM: Platform;
     /// The net bot's PUCT exploration constant. Lower values trust the net's policy more;
-    /// chosen per game by judged matches (BENCHMARKS.md, Black Hole / The PUCT constant, 1.5 to
+    /// chosen per game by judged matches (docs/lab/blackhole.md, The PUCT constant, 1.5 to
     /// 0.5; Quantum tic-tac-toe / The PUCT constant, 1.5 to 0.5; Connect 4 / The PUCT constant
     /// stays 1.5).
     const PUCT_C: f32 = 1.5;

@@ -39,14 +39,14 @@ const DEFAULT_PLAYOUTS: u64 = 50_000;
 /// and the time saved goes to later moves. An idea of the 2018 players' write-ups. Off: against
 /// the 2018 winner it scored -0.19 points a game (95% CI -0.62..+0.24) over 100 paired games on
 /// the 5 s clock, and the game's thinking time stayed 3.90 s (the clock plan spends what is
-/// saved), BENCHMARKS.md, Black Hole / Search levers on the clock against the 2018 winner.
+/// saved), docs/lab/blackhole.md, Search levers on the clock against the 2018 winner.
 const STOP_WHEN_DECIDED: bool = false;
 
 /// The backed-up value mixes the result (win 1, draw 0, loss -1) with the margin over
 /// `MARGIN_SCALE` stones (clamped): both the win rate and the points count, and the margin
 /// alone lets the search give up a safe win for a few more points. Judged against the net bot
-/// (20 games each), 0.25 won 20-0-0 by +5.40 points and 0.5 16-4-0 by +3.30 (BENCHMARKS.md,
-/// Black Hole / The classic bot); against the 2018 winner on the clock, 0 (the pure margin)
+/// (20 games each), 0.25 won 20-0-0 by +5.40 points and 0.5 16-4-0 by +3.30 (docs/lab/blackhole.md,
+///  The classic bot); against the 2018 winner on the clock, 0 (the pure margin)
 /// lost 0.33 points a game to 0.25 over 100 paired games (Black Hole / Search levers on the
 /// clock against the 2018 winner).
 const WIN_WEIGHT: f32 = 0.25;

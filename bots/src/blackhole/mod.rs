@@ -224,7 +224,7 @@ pub fn filling_margin(margins: &mut [i8], red_to_move: bool) -> i32 {
 /// Whether the search takes filling-phase positions as solved ([`Game::decided_utilities`]):
 /// the net misjudges them by about two stones, and they lie within the search's horizon long
 /// before the exact endgame search takes over. Judged on the 5 s clock against the 2018
-/// winner: +0.45 points a game over 200 paired games (BENCHMARKS.md, Black Hole / Where the
+/// winner: +0.45 points a game over 200 paired games (docs/lab/blackhole.md, Where the
 /// points go before the endgame, and the filling phase as solved positions).
 pub const FILLING_IS_DECIDED: bool = true;
 

@@ -144,7 +144,7 @@ pub fn playout(mut b: Board, rng: &mut Rng) -> i32 {
 /// The net's priors, with a value mixed from the net's and the mean utility of `playouts`
 /// classic playouts: `(1 - weight) * net + weight * playouts`. In-process, at equal playouts a
 /// move, 16 playouts at weight 1.0 gained +0.78 points a game against the classic bot
-/// (BENCHMARKS.md, Training throughput / Stronger nets from the same CPU, "3. Hybrid leaf
+/// (docs/lab/throughput.md, Stronger nets from the same CPU, "3. Hybrid leaf
 /// evaluation"); each leaf costs the playouts' time on the clock.
 pub struct PlayoutMix {
     net: NetEvaluator,

@@ -35,7 +35,7 @@ pub const PLAN: Option<(usize, u32)> = Some((21, 1));
 /// Classic playouts mixed into each leaf's value ([`PlayoutMix`]; 0: the net's value alone),
 /// and their weight. In-process at equal playouts a move, 16 at weight 1.0 gained +0.78 points
 /// a game against the classic bot, but judged on the clock against the 2018 winner it lost
-/// 0.82 points a game (62 paired games; BENCHMARKS.md, Black Hole / Search levers on the clock
+/// 0.82 points a game (62 paired games; docs/lab/blackhole.md, Search levers on the clock
 /// against the 2018 winner): off.
 pub const LEAF_PLAYOUTS: u32 = 0;
 pub const LEAF_WEIGHT: f32 = 1.0;
@@ -43,7 +43,7 @@ pub const LEAF_WEIGHT: f32 = 1.0;
 impl Contest for BlackHole {
     const PLATFORM: Platform = Platform::CodeCup;
     // 0.5 instead of 1.5: 4 losses instead of 10 in 200 judged games, the same margin
-    // (BENCHMARKS.md, Black Hole / The PUCT constant, 1.5 to 0.5).
+    // (docs/lab/blackhole.md, The PUCT constant, 1.5 to 0.5).
     const PUCT_C: f32 = 0.5;
 
     /// The net search, with the exact margin search playing the last moves.

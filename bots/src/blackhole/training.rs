@@ -9,7 +9,7 @@ use crate::training::Training;
 
 impl Training for BlackHole {
     /// `solve_legal = 36`: at most 36 legal moves means the last 8 stones, which the margin
-    /// search settles in about 10k nodes (BENCHMARKS.md, Black Hole / Where the points go, and
+    /// search settles in about 10k nodes (docs/lab/blackhole.md, Where the points go, and
     /// an exact endgame). The evaluation plays the classic bot at 1000 playouts; its games are
     /// nearly all lost, so its figure is the mean points.
     const TRAINING_DEFAULTS: &'static str = "[selfplay]

@@ -15,7 +15,7 @@ pub struct Weights {
     /// For the side [`zugzwang`] says wins the fight over the board's threats, once at most
     /// `zugzwang_empties` cells are empty (earlier, the free cells still make new threats: on
     /// open positions 10 cells from the end it names the exact winner 3 times in 4, and
-    /// from the start position it cost games against the net, BENCHMARKS.md, Connect 4 /
+    /// from the start position it cost games against the net, docs/lab/connect4.md,
     /// The classic bot).
     pub zugzwang: i32,
     pub zugzwang_empties: u32,
@@ -29,8 +29,8 @@ pub struct Weights {
     pub one_in_window: i32,
 }
 
-/// Chosen by matches against the shipped net from the start position (BENCHMARKS.md,
-/// Connect 4 / The classic bot): weighting threats by row parity, or the zugzwang fight
+/// Chosen by matches against the shipped net from the start position (docs/lab/connect4.md,
+///  The classic bot): weighting threats by row parity, or the zugzwang fight
 /// before the endgame, lost more games there than it won.
 pub const WEIGHTS: Weights = Weights { zugzwang: 100, zugzwang_empties: 20, good_threat: 100, bad_threat: 100, two_in_window: 6, one_in_window: 2 };
 

@@ -1,5 +1,5 @@
 //! Tactical playouts, and a net bot that mixes one into every searched position's value.
-//! Measured and switched off (BENCHMARKS.md, Connect 4 / Tactical playouts in the net's value):
+//! Measured and switched off (docs/lab/connect4.md, Tactical playouts in the net's value):
 //! the exported bot does not carry this module; `bots/examples/connect4_mixed_vs_uct.rs`
 //! plays it.
 

@@ -113,7 +113,7 @@ pub const TURN_MS: u64 = 100;
 
 impl Contest for Connect4 {
     const PLATFORM: Platform = Platform::CodinGame;
-    /// The position and its mirror image (BENCHMARKS.md, Connect 4 / A bot that
+    /// The position and its mirror image (docs/lab/connect4.md, A bot that
     /// beats alpha-beta searchers).
     const AVERAGED_VIEWS: usize = 2;
 

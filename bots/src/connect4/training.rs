@@ -11,7 +11,7 @@ use crate::training::Training;
 impl Training for Connect4 {
     /// The in-training evaluation plays the classic bot: UCT at 1000 playouts was beaten 95% of
     /// the time and hid the gap. 4000 nodes is a budget where the shipped nets (200 playouts)
-    /// neither always win nor always lose (BENCHMARKS.md, Training throughput / "Budgets of the
+    /// neither always win nor always lose (docs/lab/throughput.md, "Budgets of the
     /// in-training evaluation").
     const TRAINING_DEFAULTS: &'static str = "[eval]
 every = 10

@@ -44,7 +44,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// Tuned on self-partnered games (BENCHMARKS.md, 6561 / The classic lookahead).
+    /// Tuned on self-partnered games (docs/lab/6561.md, The classic lookahead).
     pub const TUNED: Weights = Weights { crowding: 20.0, room: 6.0, merge: 0.5, clash: 0.5, sum: 1.0, mass: 100.0, second: 0.3, third: 0.08, best: 0.2, bare: 50.0 };
 }
 

@@ -26,15 +26,15 @@ impl Contest for Game6561 {
     /// The net bot of `arena` and `expert`: the beam search with `net` judging its last
     /// step's lines (a value net trained on the beam's games, `cupzero expert 6561`).
     /// `playouts` sets a fixed beam width for in-process matches, the deadline sets it
-    /// otherwise. An MCTS on a policy/value net scored a seventh of the beam (BENCHMARKS.md,
-    /// 6561 / The classic lookahead, and 6561 / The first net (MCTS) through the judge).
+    /// otherwise. An MCTS on a policy/value net scored a seventh of the beam (docs/lab/6561.md,
+    ///  The classic lookahead, and 6561 / The first net (MCTS) through the judge).
     fn bot_agent(net: Arc<Mlp>, _config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         Box::new(BeamAgent::with_net(net, playouts.map_or(BEAM_WIDTH, |w| w as usize), BEAM_HORIZON))
     }
 
     /// The submission plays the beam with the hand-made evaluation: on the contest clock the
     /// shipped net's beam scored less (2,985.7 over 40 judged games, the hand-made beam 3,090.7 on the same seeds),
-    /// and narrow beams that it judges collapse (BENCHMARKS.md, 6561 / A value net
+    /// and narrow beams that it judges collapse (docs/lab/6561.md, A value net
     /// judges the beam's lines).
     fn submission_agent(_net: Arc<Mlp>) -> Box<dyn Agent<Self>> {
         Box::new(BeamAgent::new(Weights::TUNED, BEAM_WIDTH, BEAM_HORIZON))

@@ -45,7 +45,7 @@ pub fn parse_line(state: &Qttt, line: &str) -> Result<Vec<Action>, String> {
 impl Contest for Qttt {
     const PLATFORM: Platform = Platform::CodeCup;
     // 0.5 instead of 1.5: 3 losses instead of 23 in 200 judged games, ratio 1.15 vs 1.14
-    // (BENCHMARKS.md, Quantum tic-tac-toe / The PUCT constant, 1.5 to 0.5).
+    // (docs/lab/qttt.md, The PUCT constant, 1.5 to 0.5).
     const PUCT_C: f32 = 0.5;
 
     fn clock(time_scale: f64) -> Clock {

@@ -556,7 +556,7 @@ impl Game for Zuniq {
         }
         // Segments that close a zone come first: the exact solver tries actions in this order,
         // and closing moves, which take the zone's inner segments out of play, win most often
-        // (solved 17 of 34 judged positions in 3 s each instead of 12: BENCHMARKS.md, Zuniq /
+        // (solved 17 of 34 judged positions in 3 s each instead of 12: docs/lab/zuniq.md,
         // Where judged games were lost, and what changed).
         let found = self.legal_segments(&OpenSides::of(self.drawn));
         for mut set in [found.closing, found.legal & !found.closing] {

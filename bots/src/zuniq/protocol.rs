@@ -27,7 +27,7 @@ pub const GAME_SECONDS: u64 = 30;
 pub const PLAY: Codecup = Codecup { claims: Claims::WhenProven, planned_length: 40, reserve_moves: 3 };
 /// The endgame solver joins in from this many legal segments (from judged games, with a fresh
 /// table, it proves positions with 19-23 legal segments in under 0.06 s, 24-26 in 0.05-0.9 s,
-/// about half of those with 27-32 within 3 s: BENCHMARKS.md, Zuniq / Where judged games were
+/// about half of those with 27-32 within 3 s: docs/lab/zuniq.md, Where judged games were
 /// lost, and what changed; an unfinished solve still rules out the moves it proved lost) ...
 pub const SOLVER_LEGAL_MOVES: usize = 32;
 /// ... with this share of the move's time, after the search has ranked the moves.
@@ -38,16 +38,16 @@ pub const SOLVER_NODES: u64 = 200_000;
 /// (judged losses showed won positions at 23-30 legal segments that an even share of the clock
 /// was too short to prove), get three even shares of the clock; earlier moves half a share.
 /// From 36 legal segments the same weights won 76% of 200 judged games at 3 s, from 30 84.5%;
-/// five shares from 30, 83% (BENCHMARKS.md, Zuniq / Where judged games were lost, and what
+/// five shares from 30, 83% (docs/lab/zuniq.md, Where judged games were lost, and what
 /// changed). The clock is split over a 32-action game with 2
 /// own moves in reserve, not the protocol's 40 + 3: the bot proves its wins around action 30
 /// and answers at once after that, so the longer plan left 40% of its clock unused (1.59 s of
-/// 2.7 s at 3 s per game; 80% of 200 judged games won, 87% with this plan, BENCHMARKS.md,
-/// Zuniq / The bot's own clock plan, a faster engine, the solver in self-play).
+/// 2.7 s at 3 s per game; 80% of 200 judged games won, 87% with this plan, docs/lab/zuniq.md,
+///  The bot's own clock plan, a faster engine, the solver in self-play).
 pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, decisive: 3.0, planned_game: Some((32, 2)) };
 /// Weight of one random playout in the value of a searched position, the rest being the net's:
-/// the net alone judges Zuniq positions no better than random playouts do (BENCHMARKS.md,
-/// Zuniq / The iteration-98 net, its endgame solver, through the judge).
+/// the net alone judges Zuniq positions no better than random playouts do (docs/lab/zuniq.md,
+///  The iteration-98 net, its endgame solver, through the judge).
 pub const ROLLOUT_WEIGHT: f32 = 0.5;
 
 impl Contest for Zuniq {
@@ -78,7 +78,7 @@ impl Contest for Zuniq {
 /// uniform choice among the legal segments, about three times as many playouts a second).
 /// Off: it showed no gain (at 150 ms a move against the classic bot, -7.0 points, 95% CI
 /// -19.2..+5.2, and never judged on the clock), so the shipped bot keeps the generic
-/// playouts until a judged A/B says otherwise (BENCHMARKS.md, Zuniq / Light playouts).
+/// playouts until a judged A/B says otherwise (docs/lab/zuniq.md, Light playouts).
 pub const LIGHT_PLAYOUTS: bool = false;
 
 impl Playout for Zuniq {
