@@ -312,9 +312,9 @@ fn module_path(file: &str) -> String {
     file.trim_end_matches(".rs").trim_end_matches("/mod").to_string()
 }
 
-/// Submodules of a game that only the tools use (the judge's rules, the trainer's side):
+/// Submodules of a game that only the tools use (the judge's rules, the trainer's side, the viewer's pictures):
 /// no bundle carries them.
-const TOOL_SUBMODULES: [&str; 2] = ["referee", "training"];
+const TOOL_SUBMODULES: [&str; 3] = ["referee", "training", "view"];
 
 /// The submodules of game module `game` (`connect4/protocol`, ...) a bundle for `engine`
 /// carries. The classic bot's carries them all but the tools' ([`TOOL_SUBMODULES`]). The net

@@ -9,7 +9,10 @@ use clap::Args;
 use selfplay::arena::{play_seeded, MoveLimit, PlayerSpec, RandomOpening, Sprt};
 use selfplay::judge::process::PlayerCommand;
 use selfplay::judge::{run_judge, JudgeConfig};
-use selfplay::league::{fit_ratings, next_games, ratings_svg, report, sprt_report, undecided, LeagueGame, PlayerKind, Pool, Results};
+use crate::view::{page, PageOptions, ViewGame};
+use bots::training::Training;
+use bots::view::View;
+use selfplay::league::{fit_ratings, next_games, ratings_svg, report, sprt_report, undecided, LeagueGame, PlayerKind, Pool, Rating, Results};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -117,7 +120,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     dispatch!(args.game, G => run_game::<G>(args))
 }
 
-fn run_game<G: Classic>(args: LeagueArgs) -> Result<()> {
+fn run_game<G: Training + View>(args: LeagueArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.pool).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
     let pool = Pool::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
     if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
@@ -151,7 +154,7 @@ fn run_game<G: Classic>(args: LeagueArgs) -> Result<()> {
                 let opening = RandomOpening { plies: pool.opening_plies, seed: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) };
                 let played = play_seeded::<G>(&[spec_a.clone(), spec_b.clone()], &[MoveLimit::Playouts(*budget_a), MoveLimit::Playouts(*budget_b)], seed, game % 2, opening, game);
                 let end = format!("in-process, {} and {} playouts a move", budget_a, budget_b);
-                return Ok(LeagueGame { a: a.into(), b: b.into(), game, seed, points: played.points, end, fault: None });
+                return Ok(LeagueGame { a: a.into(), b: b.into(), game, seed, points: played.points, end, fault: None, actions: played.actions });
             }
             let config = JudgeConfig {
                 players: [players[a].program.clone(), players[b].program.clone()],
@@ -170,7 +173,7 @@ fn run_game<G: Classic>(args: LeagueArgs) -> Result<()> {
             run_judge(referee, &config, &mut |record, _| played = Some(record.clone())).map_err(|e| e.to_string())?;
             let record = played.ok_or_else(|| "the judge returned no game".to_string())?;
             let fault = record.fault.as_ref().map(|f| format!("{} {:?}: {}", if f.player == "A" { a } else { b }, f.fault.kind, f.fault.detail));
-            Ok(LeagueGame { a: a.into(), b: b.into(), game: record.game, seed: record.seed, points: record.points, end: record.end, fault })
+            Ok(LeagueGame { a: a.into(), b: b.into(), game: record.game, seed: record.seed, points: record.points, end: record.end, fault, actions: record.actions })
         };
         while let Some(batch) = next_games(&results, &undecided(&results, &pairings, args.sprt.as_ref()), games) {
             let mut failure = None;
@@ -203,5 +206,94 @@ fn run_game<G: Classic>(args: LeagueArgs) -> Result<()> {
     let svg_path = results_path.with_extension("svg");
     bots::tools::write_atomically(&svg_path, ratings_svg(&ratings).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
     println!("results: {}\nchart: {}", results_path.display(), svg_path.display());
+    let page = write_pages::<G>(&args.pool, &ratings, &results.games)?;
+    println!("page: {}", page.display());
     Ok(())
+}
+
+/// A name as a file name takes it.
+fn file_part(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// `POOL.html` beside the pool file: the ratings with their intervals, the score matrix, and
+/// for each pairing a link to its games in the viewer (`POOL.A-vs-B.html`, one page each).
+fn write_pages<G: Training + View>(pool: &Path, ratings: &[Rating], games: &[LeagueGame]) -> Result<PathBuf> {
+    let stem = pool.file_stem().map_or("pool".to_string(), |s| s.to_string_lossy().into_owned());
+    let dir = pool.parent().unwrap_or(Path::new("."));
+    let mut by_pairing: BTreeMap<(&str, &str), Vec<&LeagueGame>> = BTreeMap::new();
+    for g in games {
+        by_pairing.entry((g.a.as_str(), g.b.as_str())).or_default().push(g);
+    }
+    let mut links: BTreeMap<(String, String), String> = BTreeMap::new();
+    for ((a, b), list) in &by_pairing {
+        let viewable: Vec<ViewGame> = list
+            .iter()
+            .filter(|g| !g.actions.is_empty())
+            .map(|g| {
+                let (first, second) = if g.game % 2 == 0 { (a, b) } else { (b, a) };
+                let scores = if g.game % 2 == 0 { g.points } else { [g.points[1], g.points[0]] };
+                ViewGame { number: g.game, seed: g.seed, seat_names: [first.to_string(), second.to_string()], actions: g.actions.clone(), scores, end: g.end.clone(), fault: g.fault.clone(), answers_ms: [Vec::new(), Vec::new()] }
+            })
+            .collect();
+        if viewable.is_empty() {
+            continue;
+        }
+        let name = format!("{stem}.{}-vs-{}.html", file_part(a), file_part(b));
+        let score = list.iter().map(|g| g.score()).sum::<f64>() / list.len() as f64;
+        let summary = vec![format!("{} games of the league {stem}: {a} scores {:.1}% against {b}", list.len(), 100.0 * score)];
+        let html = page::<G>(&viewable, &PageOptions { title: format!("{}: {a} against {b}", G::NAME), summary, net: None, blunder: 0.3 });
+        let path = dir.join(&name);
+        bots::tools::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        links.insert((a.to_string(), b.to_string()), name);
+    }
+    let mut cell: BTreeMap<(&str, &str), (f64, usize)> = BTreeMap::new();
+    for g in games {
+        for (me, other, score) in [(g.a.as_str(), g.b.as_str(), g.score()), (g.b.as_str(), g.a.as_str(), 1.0 - g.score())] {
+            let entry = cell.entry((me, other)).or_default();
+            entry.0 += score;
+            entry.1 += 1;
+        }
+    }
+    let mut html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}: league {1}</title><style>body{{font-family:sans-serif;margin:16px;color:#222}}table{{border-collapse:collapse;margin:12px 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}th{{background:#eee}}td.name{{text-align:left}}a{{color:#2c6fbb}}</style></head><body>\n<h1>{0}: league {1}</h1>\n<p>{2} games; Elo by maximum likelihood over every game (draws as half a win), with 95% intervals.</p>\n",
+        G::NAME,
+        escape(&stem),
+        games.len()
+    );
+    html.push_str("<table id=\"ratings\"><tr><th>rank</th><th>player</th><th>Elo</th><th>95% interval</th><th>games</th><th>score</th></tr>\n");
+    for (k, r) in ratings.iter().enumerate() {
+        html.push_str(&format!("<tr><td>{}</td><td class=\"name\">{}</td><td>{:+.0}</td><td>&plusmn;{:.0}</td><td>{}</td><td>{:.1}%</td></tr>\n", k + 1, escape(&r.name), r.elo, r.interval, r.games, 100.0 * r.score));
+    }
+    html.push_str("</table>\n");
+    html.push_str(&ratings_svg(ratings));
+    html.push_str("\n<h2>Scores</h2><p>The row player's score against the column player, and the games; a link opens that pairing's games.</p><table id=\"matrix\"><tr><th></th>");
+    let order: Vec<&str> = ratings.iter().map(|r| r.name.as_str()).collect();
+    for name in &order {
+        html.push_str(&format!("<th>{}</th>", escape(name)));
+    }
+    html.push_str("</tr>\n");
+    for me in &order {
+        html.push_str(&format!("<tr><th class=\"name\">{}</th>", escape(me)));
+        for other in &order {
+            let text = match cell.get(&(*me, *other)) {
+                Some((score, n)) => format!("{:.0}% / {n}", 100.0 * score / *n as f64),
+                None => "-".to_string(),
+            };
+            let link = links.get(&(me.to_string(), other.to_string())).or_else(|| links.get(&(other.to_string(), me.to_string())));
+            match link {
+                Some(file) if text != "-" => html.push_str(&format!("<td><a href=\"{}\">{text}</a></td>", escape(file))),
+                _ => html.push_str(&format!("<td>{text}</td>")),
+            }
+        }
+        html.push_str("</tr>\n");
+    }
+    html.push_str("</table>\n</body></html>\n");
+    let path = pool.with_extension("html");
+    bots::tools::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(path)
 }

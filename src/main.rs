@@ -8,6 +8,7 @@ macro_rules! dispatch {
     };
 }
 
+mod analyze;
 mod arena;
 mod bench;
 mod book;
@@ -23,6 +24,7 @@ mod league;
 mod play;
 mod shorten;
 mod train;
+mod view;
 mod worker;
 
 use clap::{Parser, Subcommand};
@@ -62,6 +64,11 @@ enum Command {
     Export(export::ExportArgs),
     /// Feed every input reader (protocols, the judge, weights, books, configs) mutated input.
     Fuzz(fuzz::FuzzArgs),
+    /// Judged games as one HTML page: every game's board move by move, answer times, and with
+    /// --net our search's value of every position and the blunders.
+    View(view::ViewArgs),
+    /// One position: the board in text and the search's top moves with their lines.
+    Analyze(analyze::AnalyzeArgs),
     /// Count positions N actions ahead (move generator check).
     Perft(bench::PerftArgs),
     /// Measure random playouts/s and the UCT bot's search speed.
@@ -135,6 +142,8 @@ fn main() -> ExitCode {
         Command::Expert(args) => expert::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::View(args) => view::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),
     };

@@ -23,9 +23,8 @@ pub enum Platform {
 pub trait Contest: Encode {
     const PLATFORM: Platform;
     /// The net bot's PUCT exploration constant. Lower values trust the net's policy more;
-    /// chosen per game by judged matches (docs/lab/blackhole.md, The PUCT constant, 1.5 to
-    /// 0.5; Quantum tic-tac-toe / The PUCT constant, 1.5 to 0.5; Connect 4 / The PUCT constant
-    /// stays 1.5).
+    /// chosen per game by judged matches (docs/lab/blackhole.md and docs/lab/qttt.md, The PUCT
+    /// constant, 1.5 to 0.5; docs/lab/connect4.md, The PUCT constant stays 1.5).
     const PUCT_C: f32 = 1.5;
     /// How many of the game's symmetric views the net bot averages at each evaluation
     /// ([`NetEvaluator::averaged`]); 1 evaluates the position as it stands.

@@ -22,6 +22,7 @@ pub mod solver;
 pub mod time;
 pub mod tools;
 pub mod training;
+pub mod view;
 
 // The registry: one line per game (see `registry`).
 registry::games! {

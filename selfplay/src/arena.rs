@@ -112,6 +112,9 @@ pub struct ArenaGame {
     pub points: [f32; 2],
     pub moves: [u64; 2],
     pub playouts: [u64; 2],
+    /// Every action in the game's notation (the random opening's too).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
 }
 
 fn play_game<G: Classic>(players: &[PlayerSpec; 2], config: &ArenaConfig, game: usize) -> ArenaGame {
@@ -140,6 +143,7 @@ pub fn play_seeded<G: Classic>(players: &[PlayerSpec; 2], limits: &[MoveLimit; 2
     let mut state = G::new_game(&mut Rng::new(seed));
     let mut opening_rng = Rng::new(opening.seed);
     let mut legal = bots::game::ActionList::new();
+    let mut actions = Vec::new();
     for _ in 0..opening.plies {
         if state.is_terminal() {
             break;
@@ -149,6 +153,7 @@ pub fn play_seeded<G: Classic>(players: &[PlayerSpec; 2], limits: &[MoveLimit; 2
         for agent in agents.iter_mut() {
             agent.observe(action);
         }
+        actions.push(G::format_action(action));
         state.apply(action);
     }
     let (mut moves, mut playouts) = ([0u64; 2], [0u64; 2]);
@@ -165,10 +170,11 @@ pub fn play_seeded<G: Classic>(players: &[PlayerSpec; 2], limits: &[MoveLimit; 2
         for agent in agents.iter_mut() {
             agent.observe(action);
         }
+        actions.push(G::format_action(action));
         state.apply(action);
     }
     let scores = state.scores();
-    ArenaGame { game, seed, a_seat, points: [scores[a_seat], scores[1 - a_seat]], moves, playouts }
+    ArenaGame { game, seed, a_seat, points: [scores[a_seat], scores[1 - a_seat]], moves, playouts, actions }
 }
 
 /// Plays the match; `on_game` sees each game and the running summary.

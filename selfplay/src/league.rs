@@ -156,6 +156,9 @@ pub struct LeagueGame {
     pub end: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,
+    /// Every action of the game (results written before they were kept have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
 }
 
 impl LeagueGame {
@@ -474,7 +477,7 @@ mod tests {
 
     fn game(a: &str, b: &str, game: usize, score: f64) -> LeagueGame {
         let points = if score == 1.0 { [1.0, 0.0] } else if score == 0.0 { [0.0, 1.0] } else { [0.5, 0.5] };
-        LeagueGame { a: a.into(), b: b.into(), game, seed: 0, points, end: String::new(), fault: None }
+        LeagueGame { a: a.into(), b: b.into(), game, seed: 0, points, end: String::new(), fault: None, actions: Vec::new() }
     }
 
     /// Ratings fitted on games drawn from known strengths recover them within their intervals.

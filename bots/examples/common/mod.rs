@@ -1,6 +1,5 @@
-//! Shared by the examples: reading and replaying a judge's records file (`judge --records`,
-//! one JSON object per line) without a JSON dependency, since `bots` has none; Connect 4
-//! matches in pairs.
+//! Shared by the examples: a list out of a judge's record line, one error line on failure,
+//! Connect 4 matches in pairs.
 // Each example uses a part of this module.
 #![allow(dead_code)]
 
@@ -10,68 +9,13 @@ use bots::rng::Rng;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The items of the list `"name":[...]` on one record line, quotes removed.
+/// The items of the list `"name":[...]` on one line of a judge's records (no JSON dependency:
+/// `bots` has none), quotes removed.
 pub fn list<'a>(line: &'a str, name: &str) -> Result<Vec<&'a str>, String> {
     let key = format!("\"{name}\":[");
     let start = line.find(&key).ok_or(format!("no {name} in {line:.60}"))? + key.len();
     let len = line[start..].find(']').ok_or(format!("unclosed {name}"))?;
     Ok(line[start..start + len].split(',').map(|s| s.trim_matches('"')).collect())
-}
-
-/// One game of a judge's records file (`judge --records`).
-pub struct JudgedGame<'a> {
-    /// The game's number in the match.
-    pub game: &'a str,
-    pub seed: u64,
-    /// The seat player A sat in.
-    pub a_seat: usize,
-    /// Points by seat.
-    pub points: Vec<f32>,
-    pub actions: Vec<&'a str>,
-}
-
-impl<'a> JudgedGame<'a> {
-    pub fn read(line: &'a str) -> Result<Self, String> {
-        let field = |name: &str| line.split(&format!("\"{name}\":")).nth(1).and_then(|rest| rest.split(',').next()).ok_or(format!("no {name} in {line:.60}"));
-        Ok(JudgedGame {
-            game: field("game")?,
-            seed: field("seed")?.parse().map_err(|_| "a seed that is not a number".to_string())?,
-            a_seat: list(line, "seats")?.iter().position(|&s| s == "A").ok_or("no seat A")?,
-            points: list(line, "scores")?.iter().map(|s| s.parse().unwrap_or(0.0)).collect(),
-            actions: list(line, "actions")?,
-        })
-    }
-
-    /// Whether player A scored less than B.
-    pub fn a_lost(&self) -> bool {
-        self.points.len() == 2 && self.points[self.a_seat] < self.points[1 - self.a_seat]
-    }
-
-    /// Replays the game from its seed (as the judge sets it up), calling `before` with each
-    /// position, the action played there and its ply; returns the final position.
-    pub fn replay<G: Game>(&self, mut before: impl FnMut(&G, Action, usize) -> Result<(), String>) -> Result<G, String> {
-        let mut state = G::new_game(&mut Rng::new(self.seed));
-        for (ply, text) in self.actions.iter().enumerate() {
-            let action = G::parse_action(text.trim_end_matches('!')).map_err(|e| format!("game {}: {e}", self.game))?;
-            if state.is_terminal() || !state.is_legal(action) {
-                return Err(format!("game {}: {text} is not legal at ply {ply} (a record of another game?)", self.game));
-            }
-            before(&state, action, ply)?;
-            state.apply(action);
-        }
-        Ok(state)
-    }
-}
-
-/// Every game of a records file.
-pub fn judged_games(text: &str) -> Result<Vec<JudgedGame<'_>>, String> {
-    text.lines().filter(|l| !l.trim().is_empty()).map(JudgedGame::read).collect()
-}
-
-/// The records file named by the first argument, or a usage line.
-pub fn records_from_args(usage: &str) -> Result<String, String> {
-    let path = std::env::args().nth(1).ok_or(format!("usage: {usage}"))?;
-    std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))
 }
 
 /// Runs `main`, printing its error as one line and exiting with 1.

@@ -46,7 +46,7 @@ const STOP_WHEN_DECIDED: bool = false;
 /// `MARGIN_SCALE` stones (clamped): both the win rate and the points count, and the margin
 /// alone lets the search give up a safe win for a few more points. Judged against the net bot
 /// (20 games each), 0.25 won 20-0-0 by +5.40 points and 0.5 16-4-0 by +3.30 (docs/lab/blackhole.md,
-///  The classic bot); against the 2018 winner on the clock, 0 (the pure margin)
+/// The classic bot); against the 2018 winner on the clock, 0 (the pure margin)
 /// lost 0.33 points a game to 0.25 over 100 paired games (Black Hole / Search levers on the
 /// clock against the 2018 winner).
 const WIN_WEIGHT: f32 = 0.25;

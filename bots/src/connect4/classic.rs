@@ -30,7 +30,7 @@ pub struct Weights {
 }
 
 /// Chosen by matches against the shipped net from the start position (docs/lab/connect4.md,
-///  The classic bot): weighting threats by row parity, or the zugzwang fight
+/// The classic bot): weighting threats by row parity, or the zugzwang fight
 /// before the endgame, lost more games there than it won.
 pub const WEIGHTS: Weights = Weights { zugzwang: 100, zugzwang_empties: 20, good_threat: 100, bad_threat: 100, two_in_window: 6, one_in_window: 2 };
 

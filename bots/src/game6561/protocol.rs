@@ -27,7 +27,7 @@ impl Contest for Game6561 {
     /// step's lines (a value net trained on the beam's games, `cupzero expert 6561`).
     /// `playouts` sets a fixed beam width for in-process matches, the deadline sets it
     /// otherwise. An MCTS on a policy/value net scored a seventh of the beam (docs/lab/6561.md,
-    ///  The classic lookahead, and 6561 / The first net (MCTS) through the judge).
+    /// The classic lookahead, and The first net (MCTS) through the judge).
     fn bot_agent(net: Arc<Mlp>, _config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         Box::new(BeamAgent::with_net(net, playouts.map_or(BEAM_WIDTH, |w| w as usize), BEAM_HORIZON))
     }

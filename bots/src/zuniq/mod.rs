@@ -13,6 +13,7 @@ pub mod light;
 pub mod protocol;
 pub mod referee;
 pub mod training;
+pub mod view;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};

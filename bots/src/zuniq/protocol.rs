@@ -43,11 +43,11 @@ pub const SOLVER_NODES: u64 = 200_000;
 /// own moves in reserve, not the protocol's 40 + 3: the bot proves its wins around action 30
 /// and answers at once after that, so the longer plan left 40% of its clock unused (1.59 s of
 /// 2.7 s at 3 s per game; 80% of 200 judged games won, 87% with this plan, docs/lab/zuniq.md,
-///  The bot's own clock plan, a faster engine, the solver in self-play).
+/// The bot's own clock plan, a faster engine, the solver in self-play).
 pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, decisive: 3.0, planned_game: Some((32, 2)) };
 /// Weight of one random playout in the value of a searched position, the rest being the net's:
 /// the net alone judges Zuniq positions no better than random playouts do (docs/lab/zuniq.md,
-///  The iteration-98 net, its endgame solver, through the judge).
+/// The iteration-98 net, its endgame solver, through the judge).
 pub const ROLLOUT_WEIGHT: f32 = 0.5;
 
 impl Contest for Zuniq {

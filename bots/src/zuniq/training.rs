@@ -8,7 +8,7 @@ use crate::training::Training;
 impl Training for Zuniq {
     /// `solve_legal = 22`: the exact solver settles positions with 22 legal segments in
     /// milliseconds, so self-play results become perfect play's from there (docs/lab/zuniq.md,
-    ///  The bot's own clock plan, a faster engine, the solver in self-play). The
+    /// The bot's own clock plan, a faster engine, the solver in self-play). The
     /// evaluation plays the classic bot at 10,000 playouts, where the shipped nets (200
     /// playouts) neither always win nor always lose.
     const TRAINING_DEFAULTS: &'static str = "[selfplay]

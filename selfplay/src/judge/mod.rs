@@ -22,6 +22,9 @@ pub trait Referee: Sync {
     /// Whether the contest's judge suspends a program while it is not its turn (CodeCup's
     /// does; CodinGame's times each turn from its input and needs no suspension).
     fn suspends_programs(&self) -> bool;
+
+    /// The game's name (`Game::NAME`), for the records.
+    fn game(&self) -> &'static str;
 }
 
 /// What the referee reports about a finished game, by seat.
@@ -81,6 +84,12 @@ pub struct SeatFault {
 /// One line of the records file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The game's name (records before it was kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_name: Option<String>,
+    /// The labels of player A and B.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<[String; 2]>,
     pub game: usize,
     pub seed: u64,
     /// Who sat in seat 0 and seat 1: `A` or `B`.
@@ -378,6 +387,8 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
     let result = referee.play(&mut players, seed, config.time_scale);
     let names = |seat: usize| if seat_of(seat) == 0 { "A".to_string() } else { "B".to_string() };
     let record = GameRecord {
+        game_name: Some(referee.game().to_string()),
+        players: Some([config.players[0].label.clone(), config.players[1].label.clone()]),
         game,
         seed,
         seats: [names(0), names(1)],
@@ -418,6 +429,8 @@ mod tests {
         }
         let fault = fault.map(|kind| SeatFault { player: "B".into(), seat: 1 - a_seat, fault: process::Fault { kind, detail: "late".into() } });
         GameRecord {
+            game_name: None,
+            players: None,
             game,
             seed: game as u64,
             seats,

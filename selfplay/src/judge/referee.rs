@@ -35,6 +35,10 @@ impl<G: RefereeRules> Referee for GameReferee<G> {
         G::PLATFORM == Platform::CodeCup
     }
 
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
     fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, time_scale: f64) -> RefereeResult {
         let codecup = G::PLATFORM == Platform::CodeCup;
         let mut rng = Rng::new(seed);

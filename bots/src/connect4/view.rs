@@ -1,0 +1,113 @@
+//! How a Connect 4 position looks: the 7x9 blue board with its holes, red chips of player 0 and
+//! yellow chips of player 1 (row 0 on top, as in the protocol's text).
+
+use super::{Connect4, COLS, ROWS};
+use crate::game::Game;
+use crate::view::{Picture, View};
+
+const CELL: f32 = 40.0;
+const PAD: f32 = 10.0;
+const RADIUS: f32 = 16.0;
+const BOARD: &str = "#1f4fa8";
+const HOLE: &str = "white";
+const COLORS: [&str; 2] = ["#d62828", "#f2c40f"];
+const NAMES: [&str; 2] = ["red", "yellow"];
+
+fn centre(row: usize, col: usize) -> (f32, f32) {
+    (PAD + (col as f32 + 0.5) * CELL, PAD + (row as f32 + 0.5) * CELL)
+}
+
+impl View for Connect4 {
+    fn picture(&self) -> Picture {
+        let mut p = Picture::new(2.0 * PAD + COLS as f32 * CELL, 2.0 * PAD + ROWS as f32 * CELL);
+        p.rect(PAD / 2.0, PAD / 2.0, p.width - PAD, p.height - PAD, BOARD, "#133570");
+        for row in 0..ROWS {
+            for col in 0..COLS {
+                let (x, y) = centre(row, col);
+                p.circle(x, y, RADIUS, HOLE, "#133570");
+            }
+        }
+        for row in 0..ROWS {
+            for col in 0..COLS {
+                if let Some(player) = self.cell(row, col) {
+                    let (x, y) = centre(row, col);
+                    p.circle(x, y, RADIUS, COLORS[player], "#555");
+                }
+            }
+        }
+        p
+    }
+
+    fn text_board(&self) -> String {
+        let mut text = String::from("012345678\n");
+        for row in self.rows() {
+            text.push_str(&row);
+            text.push('\n');
+        }
+        let stolen = if self.stolen() { " (the first chip was stolen)" } else { "" };
+        match (self.is_terminal(), self.winner()) {
+            (true, Some(w)) => text.push_str(&format!("game over: player {w} ({}) wins{stolen}, scores {:?}", NAMES[w], self.scores())),
+            (true, None) => text.push_str(&format!("game over: draw{stolen}, scores {:?}", self.scores())),
+            _ => {
+                let p = self.to_move();
+                text.push_str(&format!("player {p} ({}) to move, turn {}{stolen}", NAMES[p], self.turn()));
+            }
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::apply_texts;
+    use crate::view::Shape;
+
+    fn play(moves: &[&str]) -> Connect4 {
+        let mut s = Connect4::new();
+        apply_texts(&mut s, moves).unwrap();
+        s
+    }
+
+    fn chips(p: &Picture, color: &str) -> Vec<(f32, f32)> {
+        p.shapes.iter().filter_map(|s| match s { Shape::Circle { cx, cy, fill, .. } if *fill == color => Some((*cx, *cy)), _ => None }).collect()
+    }
+
+    fn inside(p: &Picture) -> bool {
+        let ok = |x: f32, y: f32| (0.0..=p.width).contains(&x) && (0.0..=p.height).contains(&y);
+        p.shapes.iter().all(|s| match s {
+            Shape::Rect { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
+            Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
+            Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
+            Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
+            Shape::Text { x, y, .. } => ok(*x, *y),
+        })
+    }
+
+    #[test]
+    fn chips_are_drawn_where_they_fell_in_their_colours() {
+        let s = play(&["4", "4", "0"]);
+        let p = s.picture();
+        assert_eq!(chips(&p, COLORS[0]), vec![centre(6, 0), centre(6, 4)], "red chips at the bottom of columns 0 and 4");
+        assert_eq!(chips(&p, COLORS[1]), vec![centre(5, 4)], "yellow chip on top of column 4");
+        assert_eq!(chips(&p, HOLE).len(), ROWS * COLS, "every hole of the board");
+        assert!(inside(&p));
+        assert_eq!((p.width, p.height), (380.0, 300.0));
+        // A STEAL repaints the chip: same place, other colour.
+        let stolen = play(&["4", "STEAL"]).picture();
+        assert_eq!((chips(&stolen, COLORS[0]).len(), chips(&stolen, COLORS[1])), (0, vec![centre(6, 4)]));
+        assert_ne!(play(&["4", "4"]).picture(), play(&["4", "5"]).picture());
+    }
+
+    #[test]
+    fn the_text_board_shows_rows_and_the_mover() {
+        let text = play(&["4", "4", "0"]).text_board();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 9, "{text}");
+        assert_eq!(lines[7], "0...0....");
+        assert_eq!(lines[6], "....1....");
+        assert_eq!(lines[8], "player 1 (yellow) to move, turn 3");
+        let won = play(&["0", "1", "0", "1", "0", "1", "0"]).text_board();
+        assert!(won.ends_with("game over: player 0 (red) wins, scores [10.0, 0.0]"), "{won}");
+    }
+}

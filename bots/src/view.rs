@@ -1,0 +1,160 @@
+//! How a position looks, for people. `cupzero view` draws every position of judged games from a
+//! game's [`View::picture`] as SVG, and `cupzero analyze` prints its [`View::text_board`]. Each
+//! game implements [`View`] in its own `view.rs`, which no bot bundles; both items have
+//! defaults, so a new game is drawn (as text) before it draws itself.
+//!
+//! A picture is a list of shapes in a box of SVG user units, drawn in order. The viewer stores
+//! each distinct shape once and a game as the shapes each move adds and removes, so a picture
+//! should draw what changes (pieces, highlights) as shapes of their own, apart from what stays
+//! (the grid).
+
+use crate::game::{ActionList, Game};
+
+/// A CSS colour: `"#c33"`, `"white"`, `"none"`.
+pub type Color = &'static str;
+
+/// One shape of a picture; coordinates in the picture's units.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Rect { x: f32, y: f32, w: f32, h: f32, fill: Color, stroke: Color },
+    Circle { cx: f32, cy: f32, r: f32, fill: Color, stroke: Color },
+    Line { x1: f32, y1: f32, x2: f32, y2: f32, color: Color, width: f32 },
+    Polygon { points: Vec<(f32, f32)>, fill: Color, stroke: Color },
+    /// Text centred on `(x, y)`, `size` units high.
+    Text { x: f32, y: f32, size: f32, text: String, color: Color },
+}
+
+/// Numbers as SVG takes them: at most two decimals, no trailing zeros.
+fn num(v: f32) -> String {
+    let text = format!("{:.2}", v);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0".into() } else { text.to_string() }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+impl Shape {
+    /// The shape as one SVG element.
+    pub fn svg(&self) -> String {
+        match self {
+            Shape::Rect { x, y, w, h, fill, stroke } => {
+                format!(r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="{stroke}"/>"#, num(*x), num(*y), num(*w), num(*h))
+            }
+            Shape::Circle { cx, cy, r, fill, stroke } => format!(r#"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}"/>"#, num(*cx), num(*cy), num(*r)),
+            Shape::Line { x1, y1, x2, y2, color, width } => {
+                format!(r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{color}" stroke-width="{}"/>"#, num(*x1), num(*y1), num(*x2), num(*y2), num(*width))
+            }
+            Shape::Polygon { points, fill, stroke } => {
+                let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", num(x), num(y))).collect();
+                format!(r#"<polygon points="{}" fill="{fill}" stroke="{stroke}"/>"#, points.join(" "))
+            }
+            Shape::Text { x, y, size, text, color } => format!(
+                r#"<text x="{}" y="{}" font-size="{}" fill="{color}" text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{}</text>"#,
+                num(*x),
+                num(*y),
+                num(*size),
+                escape(text)
+            ),
+        }
+    }
+}
+
+/// Shapes in a `width` x `height` box.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Picture {
+    pub width: f32,
+    pub height: f32,
+    pub shapes: Vec<Shape>,
+}
+
+impl Picture {
+    pub fn new(width: f32, height: f32) -> Self {
+        Picture { width, height, shapes: Vec::new() }
+    }
+
+    pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, fill: Color, stroke: Color) {
+        self.shapes.push(Shape::Rect { x, y, w, h, fill, stroke });
+    }
+
+    pub fn circle(&mut self, cx: f32, cy: f32, r: f32, fill: Color, stroke: Color) {
+        self.shapes.push(Shape::Circle { cx, cy, r, fill, stroke });
+    }
+
+    pub fn line(&mut self, (x1, y1): (f32, f32), (x2, y2): (f32, f32), color: Color, width: f32) {
+        self.shapes.push(Shape::Line { x1, y1, x2, y2, color, width });
+    }
+
+    pub fn polygon(&mut self, points: Vec<(f32, f32)>, fill: Color, stroke: Color) {
+        self.shapes.push(Shape::Polygon { points, fill, stroke });
+    }
+
+    pub fn text(&mut self, x: f32, y: f32, size: f32, text: impl Into<String>, color: Color) {
+        self.shapes.push(Shape::Text { x, y, size, text: text.into(), color });
+    }
+
+    /// A whole SVG document (the viewer builds its own from [`Shape::svg`]).
+    pub fn svg(&self) -> String {
+        let body: String = self.shapes.iter().map(Shape::svg).collect();
+        format!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}">{body}</svg>"#, num(self.width), num(self.height))
+    }
+}
+
+/// Lines of text, one under the other, in a monospace box: the default picture.
+pub fn text_picture(text: &str) -> Picture {
+    let lines: Vec<&str> = text.lines().collect();
+    let columns = lines.iter().map(|l| l.chars().count()).max().unwrap_or(1).max(1);
+    let mut picture = Picture::new(columns as f32 * 6.0 + 8.0, lines.len().max(1) as f32 * 12.0 + 8.0);
+    picture.rect(0.0, 0.0, picture.width, picture.height, "#fafafa", "#999");
+    for (row, line) in lines.iter().enumerate() {
+        for (col, c) in line.chars().enumerate().filter(|(_, c)| !c.is_whitespace()) {
+            picture.text(4.0 + col as f32 * 6.0 + 3.0, 4.0 + row as f32 * 12.0 + 6.0, 10.0, c.to_string(), "#222");
+        }
+    }
+    picture
+}
+
+/// How a game's positions look. See the module documentation.
+pub trait View: Game {
+    /// The position drawn. Default: [`View::text_board`] as text.
+    fn picture(&self) -> Picture {
+        text_picture(&self.text_board())
+    }
+
+    /// The position as text for a terminal. Default: who moves, and the legal actions.
+    fn text_board(&self) -> String {
+        if self.is_terminal() {
+            return format!("game over, scores {:?}", self.scores());
+        }
+        let mut list = ActionList::new();
+        self.legal_actions(&mut list);
+        let legal: Vec<String> = list.iter().map(|&a| Self::format_action(a)).collect();
+        format!("player {} to move\nlegal: {}", self.to_move(), legal.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_become_svg_elements_with_short_numbers_and_escaped_text() {
+        let mut p = Picture::new(10.0, 5.0);
+        p.rect(0.0, 0.5, 10.0, 4.25, "#fff", "none");
+        p.text(5.0, 2.5, 2.0, "a<b & \"c\"", "black");
+        assert_eq!(p.shapes[0].svg(), r##"<rect x="0" y="0.5" width="10" height="4.25" fill="#fff" stroke="none"/>"##);
+        assert!(p.shapes[1].svg().contains(">a&lt;b &amp; &quot;c&quot;</text>"), "{}", p.shapes[1].svg());
+        assert!(p.svg().starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5">"#));
+        assert_eq!(num(-0.001), "0");
+        assert_eq!(num(1.0 / 3.0), "0.33");
+    }
+
+    #[test]
+    fn the_text_picture_draws_every_visible_character() {
+        let p = text_picture("ab\n c");
+        let texts = p.shapes.iter().filter(|s| matches!(s, Shape::Text { .. })).count();
+        assert_eq!(texts, 3);
+        assert!(p.width > 0.0 && p.height > 0.0);
+    }
+}

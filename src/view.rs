@@ -1,0 +1,445 @@
+//! `cupzero view`: judged games as one self-contained HTML page (no network, no external
+//! file): the match's games in a table, each game's board at every position (drawn by the
+//! game's own `View`), its moves with each answer's time, and, with `--net`, our search's
+//! value of every position as a graph with the blunders marked.
+//!
+//! The page stores each distinct shape of the pictures once and a game as the shapes each
+//! move adds and removes, so 200 games take a few hundred kilobytes.
+
+use anyhow::{bail, Context, Result};
+use bots::encode::Encode;
+use bots::game::{Action, ActionList, Game};
+use bots::solver::ExactPlay;
+use bots::mcts::{Mcts, SearchLimits};
+use bots::net_eval::NetEvaluator;
+use bots::nn::Mlp;
+use bots::rng::Rng;
+use bots::training::Training;
+use bots::view::View;
+use clap::Args;
+use rayon::prelude::*;
+use selfplay::config::TrainConfig;
+use selfplay::judge::GameRecord;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    /// Records files of `judge` (one JSON line a game); several files are one match.
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The game (default: the one the records name, or the one whose rules replay them).
+    #[arg(long, value_parser = crate::GameParser)]
+    pub game: Option<crate::GameArg>,
+    /// Evaluate every position with this net's search (.czw, or a run directory): the value
+    /// graph, the search's best move beside the move played, and the blunders.
+    #[arg(long)]
+    pub net: Option<PathBuf>,
+    /// Playouts of each position's search (with --net).
+    #[arg(long, default_value_t = 800)]
+    pub playouts: u64,
+    /// A move that drops the mover's value by more than this (values run from -1 to 1) is
+    /// marked as a blunder (with --net).
+    #[arg(long, default_value_t = 0.3)]
+    pub blunder: f32,
+}
+
+/// One game as the viewer takes it, from a judge's record or a league's results.
+#[derive(Clone, Debug)]
+pub struct ViewGame {
+    pub number: usize,
+    pub seed: u64,
+    /// Who sat in seat 0 and seat 1.
+    pub seat_names: [String; 2],
+    pub actions: Vec<String>,
+    /// Points by seat.
+    pub scores: [f32; 2],
+    pub end: String,
+    pub fault: Option<String>,
+    /// Each seat's answers in ms, in order (empty when not recorded).
+    pub answers_ms: [Vec<f64>; 2],
+}
+
+impl ViewGame {
+    pub fn from_record(record: &GameRecord, names: [&str; 2]) -> Self {
+        let name = |seat: usize| if record.seats[seat] == "A" { names[0].to_string() } else { names[1].to_string() };
+        let answers = |seat: usize| {
+            let mut times = vec![record.first_answer_ms[seat] as f64];
+            times.extend(record.later_answers_us[seat].iter().map(|&us| us as f64 / 1000.0));
+            if record.total_answer_ms[seat] == 0 && record.first_answer_ms[seat] == 0 { Vec::new() } else { times }
+        };
+        ViewGame {
+            number: record.game,
+            seed: record.seed,
+            seat_names: [name(0), name(1)],
+            actions: record.actions.clone(),
+            scores: record.scores,
+            end: record.end.clone(),
+            fault: record.fault.as_ref().map(|f| format!("{} (seat {}) {:?}: {}", name(f.seat), f.seat, f.fault.kind, f.fault.detail).replace("Timeout", "timeout").replace("Crash", "crash").replace("Illegal", "illegal").replace("Garbled", "garbled")),
+            answers_ms: [answers(0), answers(1)],
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Page {
+    game: String,
+    title: String,
+    heading: String,
+    summary: Vec<String>,
+    width: f32,
+    height: f32,
+    shapes: Vec<String>,
+    games: Vec<PageGame>,
+    evaluated: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PageGame {
+    n: usize,
+    seed: u64,
+    seats: [String; 2],
+    scores: [f32; 2],
+    end: String,
+    fault: Option<String>,
+    think_ms: [f64; 2],
+    moves: Vec<String>,
+    movers: Vec<u8>,
+    /// The answer's time at the first action of each answer.
+    times: Vec<Option<f64>>,
+    /// Shape ids of the first position, then per move the ids added (`id + 1`) and removed
+    /// (`-(id + 1)`).
+    start: Vec<u32>,
+    diffs: Vec<Vec<i64>>,
+    eval: Option<PageEval>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PageEval {
+    /// Each position's value for seat 0 and seat 1.
+    values: Vec<[f32; 2]>,
+    /// The search's move in each position (none at the end).
+    best: Vec<Option<String>>,
+    /// Whether each value is exact (the end, or the game's exact endgame search).
+    exact: Vec<bool>,
+    blunders: Vec<usize>,
+}
+
+/// Everything the page needs besides the games.
+pub struct PageOptions<'a> {
+    pub title: String,
+    pub summary: Vec<String>,
+    pub net: Option<(&'a Path, Arc<Mlp>, u64)>,
+    pub blunder: f32,
+}
+
+/// The positions of a game from its setup seed and actions (the judge's `Rng::new(seed)`).
+fn replay<G: Game>(seed: u64, actions: &[String]) -> Result<(Vec<G>, Vec<Action>), String> {
+    let mut state = G::new_game(&mut Rng::new(seed));
+    let mut positions = vec![state.clone()];
+    let mut played = Vec::with_capacity(actions.len());
+    for (i, text) in actions.iter().enumerate() {
+        let action = G::parse_action(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        if state.is_terminal() || !state.is_legal(action) {
+            return Err(format!("move {} ({text}) is not legal there", i + 1));
+        }
+        state.apply(action);
+        positions.push(state.clone());
+        played.push(action);
+    }
+    Ok((positions, played))
+}
+
+/// Whether every game replays under `G`'s rules.
+pub fn replays_as<G: Game>(games: &[ViewGame]) -> bool {
+    games.iter().all(|g| replay::<G>(g.seed, &g.actions).is_ok())
+}
+
+/// The shapes of a picture as ids of `dictionary` (each distinct SVG element once).
+fn shape_ids(shapes: &[String], dictionary: &mut HashMap<String, u32>, list: &mut Vec<String>) -> Vec<u32> {
+    shapes
+        .iter()
+        .map(|s| {
+            *dictionary.entry(s.clone()).or_insert_with(|| {
+                list.push(s.clone());
+                list.len() as u32 - 1
+            })
+        })
+        .collect()
+}
+
+/// What a move changes: ids added as `id + 1`, removed as `-(id + 1)`.
+fn diff(before: &[u32], after: &[u32]) -> Vec<i64> {
+    let mut count: HashMap<u32, i64> = HashMap::new();
+    for &id in after {
+        *count.entry(id).or_default() += 1;
+    }
+    for &id in before {
+        *count.entry(id).or_default() -= 1;
+    }
+    let mut out: Vec<i64> = Vec::new();
+    let mut ids: Vec<(&u32, &i64)> = count.iter().filter(|(_, &c)| c != 0).collect();
+    ids.sort();
+    for (&id, &c) in ids {
+        let code = if c > 0 { id as i64 + 1 } else { -(id as i64 + 1) };
+        out.extend(std::iter::repeat_n(code, c.unsigned_abs() as usize));
+    }
+    out
+}
+
+/// Our search's value of `state` for both seats and its move (none at the end). Where the
+/// game's exact endgame search takes over in self-play (at most `solve_legal` legal actions),
+/// the exact value: both sides play its moves to the end (2 s at most, else the search's).
+fn evaluate<G: Training>(state: &G, net: &Arc<Mlp>, playouts: u64, exact: &mut Option<Box<dyn ExactPlay<G>>>, solve_legal: usize) -> ([f32; 2], Option<Action>, bool) {
+    if state.is_terminal() {
+        return (state.utilities(), None, true);
+    }
+    let mut legal = ActionList::new();
+    state.legal_actions(&mut legal);
+    if let Some(solver) = exact.as_mut().filter(|_| legal.len() <= solve_legal) {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut s = state.clone();
+        let mut first = None;
+        while !s.is_terminal() {
+            match solver.exact_action(&s, u64::MAX, Some(deadline)) {
+                Some(a) => {
+                    first.get_or_insert(a);
+                    s.apply(a);
+                }
+                None => break,
+            }
+        }
+        if s.is_terminal() {
+            return (s.utilities(), first, true);
+        }
+    }
+    let mut mcts = Mcts::new(state.clone(), bots::bot::net_search_config::<G>());
+    mcts.search(&mut NetEvaluator::averaged(Arc::clone(net), G::AVERAGED_VIEWS), &SearchLimits::playouts(playouts));
+    let value = mcts.root_proven().unwrap_or_else(|| mcts.root_value());
+    (value, mcts.best_action(), mcts.root_proven().is_some())
+}
+
+/// The page for `games` of game `G`.
+pub fn page<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> String {
+    let mut dictionary = HashMap::new();
+    let mut shapes = Vec::new();
+    let picture_of = |state: &G| state.picture();
+    let start = picture_of(&G::new_game(&mut Rng::new(games.first().map_or(0, |g| g.seed))));
+    // Pictures and evaluations in parallel; the dictionary after, in game order.
+    let built: Vec<(Result<(Vec<Vec<String>>, Vec<Action>, Vec<u8>), String>, Option<PageEval>)> = games
+        .par_iter()
+        .map(|g| match replay::<G>(g.seed, &g.actions) {
+            Err(e) => (Err(e), None),
+            Ok((positions, played)) => {
+                let pictures: Vec<Vec<String>> = positions.iter().map(|s| picture_of(s).shapes.iter().map(|sh| sh.svg()).collect()).collect();
+                let movers: Vec<u8> = positions[..played.len()].iter().map(|s| s.to_move() as u8).collect();
+                let eval = options.net.as_ref().map(|(_, net, playouts)| {
+                    let solve_legal = TrainConfig::for_game::<G>().selfplay.solve_legal;
+                    let mut exact = if solve_legal > 0 { G::exact_player() } else { None };
+                    let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| evaluate(s, net, *playouts, &mut exact, solve_legal)).collect();
+                    let values: Vec<[f32; 2]> = evaluated.iter().map(|e| e.0).collect();
+                    let blunders = (0..played.len()).filter(|&k| values[k][movers[k] as usize] - values[k + 1][movers[k] as usize] > options.blunder).collect();
+                    PageEval { values, best: evaluated.iter().map(|e| e.1.map(G::format_action)).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
+                });
+                (Ok((pictures, played, movers)), eval)
+            }
+        })
+        .collect();
+    let mut page_games = Vec::with_capacity(games.len());
+    for (g, (built, eval)) in games.iter().zip(built) {
+        let mut pg = PageGame {
+            n: g.number,
+            seed: g.seed,
+            seats: g.seat_names.clone(),
+            scores: g.scores,
+            end: g.end.clone(),
+            fault: g.fault.clone(),
+            think_ms: [g.answers_ms[0].iter().sum(), g.answers_ms[1].iter().sum()],
+            moves: g.actions.clone(),
+            movers: Vec::new(),
+            times: Vec::new(),
+            start: Vec::new(),
+            diffs: Vec::new(),
+            eval,
+            error: None,
+        };
+        match built {
+            Err(e) => pg.error = Some(format!("the moves do not replay under the rules of {}: {e}", G::NAME)),
+            Ok((pictures, _, movers)) => {
+                let ids: Vec<Vec<u32>> = pictures.iter().map(|p| shape_ids(p, &mut dictionary, &mut shapes)).collect();
+                pg.start = ids[0].clone();
+                pg.diffs = ids.windows(2).map(|w| diff(&w[0], &w[1])).collect();
+                // An answer is a run of actions by one seat; its time goes to its first action.
+                let mut answer = [0usize; 2];
+                pg.times = (0..movers.len())
+                    .map(|k| {
+                        let seat = movers[k] as usize;
+                        if k > 0 && movers[k - 1] as usize == seat {
+                            return None;
+                        }
+                        answer[seat] += 1;
+                        g.answers_ms[seat].get(answer[seat] - 1).copied()
+                    })
+                    .collect();
+                pg.movers = movers;
+            }
+        }
+        page_games.push(pg);
+    }
+    let page = Page {
+        game: G::NAME.to_string(),
+        title: options.title.clone(),
+        heading: bots::registry::find_game(G::NAME).map_or(G::NAME.to_string(), |e| e.title.to_string()),
+        summary: options.summary.clone(),
+        width: start.width,
+        height: start.height,
+        shapes,
+        games: page_games,
+        evaluated: options.net.as_ref().map(|(path, _, playouts)| format!("{} at {playouts} playouts a position", path.display())),
+    };
+    // `</` would end the script element the data sits in.
+    let data = serde_json::to_string(&page).expect("the page serialises").replace("</", "<\\/");
+    TEMPLATE.replace("__TITLE__", &html_escape(&options.title)).replace("__DATA__", &data)
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+const TEMPLATE: &str = include_str!("view.html");
+
+/// Reads judge records: every line a game; a bad line is one error naming its file and line.
+pub fn read_records(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
+    let mut records = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let record: GameRecord = serde_json::from_str(line).map_err(|e| anyhow::anyhow!("{} line {}: not a game record: {e}", path.display(), i + 1))?;
+            records.push(record);
+        }
+    }
+    if records.is_empty() {
+        bail!("the records files hold no game");
+    }
+    Ok(records)
+}
+
+/// The game whose rules replay every game: the one named, else the one the records name, else
+/// the only registered game that replays them all.
+pub fn game_of(named: Option<crate::GameArg>, recorded: Option<&str>, games: &[ViewGame]) -> Result<&'static bots::registry::GameEntry> {
+    if let Some(game) = named {
+        return Ok(game.entry());
+    }
+    if let Some(name) = recorded {
+        return bots::registry::find_game(name).ok_or_else(|| anyhow::anyhow!("the records are of {name}, a game this cupzero does not know"));
+    }
+    let fits: Vec<&'static bots::registry::GameEntry> = bots::GAMES.iter().filter(|g| bots::with_game!(g.name, G => replays_as::<G>(games)) == Some(true)).collect();
+    match fits.as_slice() {
+        [one] => Ok(one),
+        [] => bail!("no game's rules replay these records; name the game with --game"),
+        _ => bail!("the records replay as {}; name the game with --game", fits.iter().map(|g| g.name).collect::<Vec<_>>().join(" and ")),
+    }
+}
+
+pub fn run(args: ViewArgs) -> Result<()> {
+    if args.playouts == 0 {
+        bail!("--playouts must be at least 1");
+    }
+    if !(args.blunder > 0.0 && args.blunder <= 2.0) {
+        bail!("--blunder must lie in (0, 2], got {}", args.blunder);
+    }
+    let records = read_records(&args.records)?;
+    let names = records.iter().find_map(|r| r.players.clone()).unwrap_or_else(|| ["A".to_string(), "B".to_string()]);
+    let games: Vec<ViewGame> = records.iter().map(|r| ViewGame::from_record(r, [&names[0], &names[1]])).collect();
+    let recorded = records.iter().find_map(|r| r.game_name.clone());
+    let entry = game_of(args.game, recorded.as_deref(), &games)?;
+    let start = std::time::Instant::now();
+    let (wins, draws, losses) = records.iter().fold((0, 0, 0), |(w, d, l), r| match r.a_score() {
+        s if s > 0.75 => (w + 1, d, l),
+        s if s < 0.25 => (w, d, l + 1),
+        _ => (w, d + 1, l),
+    });
+    let mean = |k: usize| records.iter().map(|r| r.points[k] as f64).sum::<f64>() / records.len() as f64;
+    let files: Vec<String> = args.records.iter().map(|p| p.display().to_string()).collect();
+    let summary = vec![
+        format!("{} games: {} against {}: {wins}-{draws}-{losses} (W-D-L), mean points {:.2} to {:.2}", records.len(), names[0], names[1], mean(0), mean(1)),
+        format!("records: {}", files.join(" ")),
+    ];
+    let html = bots::with_game!(entry.name, G => {
+        let net = match &args.net {
+            Some(path) => {
+                let file = if path.is_dir() { path.join("weights.czw") } else { path.clone() };
+                let net = selfplay::train::load_weights::<G>(&file)?;
+                net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                Some((path.as_path(), Arc::new(net), args.playouts))
+            }
+            None => None,
+        };
+        let title = format!("{}: {} against {}", entry.name, names[0], names[1]);
+        anyhow::Ok(page::<G>(&games, &PageOptions { title, summary, net, blunder: args.blunder }))
+    })
+    .expect("a registered game")?;
+    bots::tools::write_atomically(&args.output, html.as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("{}: {} games of {}, {} bytes, {:.2} s", args.output.display(), games.len(), entry.name, html.len(), start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diff_adds_and_removes_with_multiplicity() {
+        assert_eq!(diff(&[1, 2, 2, 3], &[2, 3, 3, 4]), vec![-2, -3, 4, 5]);
+        assert!(diff(&[5, 6], &[6, 5]).is_empty());
+    }
+
+    fn game(actions: &[&str], seed: u64) -> ViewGame {
+        ViewGame {
+            number: 0,
+            seed,
+            seat_names: ["A".into(), "B".into()],
+            actions: actions.iter().map(|s| s.to_string()).collect(),
+            scores: [1.0, 0.0],
+            end: "test".into(),
+            fault: None,
+            answers_ms: [vec![900.0, 80.0], vec![850.0]],
+        }
+    }
+
+    #[test]
+    fn the_page_holds_the_data_and_no_outside_reference() {
+        let games = vec![game(&["4", "3", "4"], 1), game(&["0"], 2)];
+        let html = page::<bots::connect4::Connect4>(&games, &PageOptions { title: "t <x>".into(), summary: vec!["s".into()], net: None, blunder: 0.3 });
+        assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<title>t &lt;x&gt;</title>"));
+        for outside in ["http://", "https://", "src=\"", "href=\"http", "@import"] {
+            let without_svg_ns = html.replace("http://www.w3.org/2000/svg", "");
+            assert!(!without_svg_ns.contains(outside), "{outside}");
+        }
+        let data = html.split("<script id=\"data\" type=\"application/json\">").nth(1).unwrap().split("</script>").next().unwrap();
+        let value: serde_json::Value = serde_json::from_str(&data.replace("<\\/", "</")).unwrap();
+        assert_eq!(value["games"].as_array().unwrap().len(), 2);
+        let first = &value["games"][0];
+        assert_eq!(first["moves"].as_array().unwrap().len(), 3);
+        assert_eq!(first["diffs"].as_array().unwrap().len(), 3, "one change list a move");
+        assert_eq!(first["times"], serde_json::json!([900.0, 850.0, 80.0]), "answers in turn");
+        assert!(value["shapes"].as_array().unwrap().iter().all(|s| s.as_str().unwrap().starts_with('<')));
+    }
+
+    #[test]
+    fn records_of_one_game_are_told_apart_by_replaying_them() {
+        let games = vec![game(&["4", "STEAL", "3"], 1)];
+        assert_eq!(game_of(None, None, &games).unwrap().name, "connect4");
+        let zuniq = vec![game(&["D1h", "E1h"], 1)];
+        assert_eq!(game_of(None, None, &zuniq).unwrap().name, "zuniq");
+        let bad = vec![game(&["??"], 1)];
+        assert!(game_of(None, None, &bad).unwrap_err().to_string().contains("--game"));
+    }
+}
