@@ -48,6 +48,14 @@ pub struct ViewArgs {
     /// marked as a blunder (with --net).
     #[arg(long, default_value_t = 0.3)]
     pub blunder: f32,
+    /// With --net: exact values from this many legal actions down, where the game has an exact
+    /// endgame search (default: where self-play hands its games to it, `selfplay.solve_legal`).
+    #[arg(long)]
+    pub exact_legal: Option<usize>,
+    /// With --net: seconds the exact search may take on one position before the search's
+    /// value stands instead.
+    #[arg(long, default_value_t = 2.0)]
+    pub exact_seconds: f64,
 }
 
 /// One game as the viewer takes it, from a judge's record or a league's results.
@@ -138,6 +146,10 @@ pub struct PageOptions<'a> {
     pub summary: Vec<String>,
     pub net: Option<(&'a Path, Arc<Mlp>, u64)>,
     pub blunder: f32,
+    /// Exact values from this many legal actions down (`None`: the game's `solve_legal`), each
+    /// within this long.
+    pub exact_legal: Option<usize>,
+    pub exact_time: Duration,
 }
 
 /// The positions of a game from its setup seed and actions (the judge's `Rng::new(seed)`).
@@ -196,15 +208,16 @@ fn diff(before: &[u32], after: &[u32]) -> Vec<i64> {
 
 /// Our search's value of `state` for both seats and its move (none at the end). Where the
 /// game's exact endgame search takes over in self-play (at most `solve_legal` legal actions),
-/// the exact value: both sides play its moves to the end (2 s at most, else the search's).
-fn evaluate<G: Training>(state: &G, net: &Arc<Mlp>, playouts: u64, exact: &mut Option<Box<dyn ExactPlay<G>>>, solve_legal: usize) -> ([f32; 2], Option<Action>, bool) {
+/// the exact value: both sides play its moves to the end (`exact_time` at most, else the
+/// search's).
+fn evaluate<G: Training>(state: &G, net: &Arc<Mlp>, playouts: u64, exact: &mut Option<Box<dyn ExactPlay<G>>>, solve_legal: usize, exact_time: Duration) -> ([f32; 2], Option<Action>, bool) {
     if state.is_terminal() {
         return (state.utilities(), None, true);
     }
     let mut legal = ActionList::new();
     state.legal_actions(&mut legal);
     if let Some(solver) = exact.as_mut().filter(|_| legal.len() <= solve_legal) {
-        let deadline = Instant::now() + Duration::from_secs(2);
+        let deadline = Instant::now() + exact_time;
         let mut s = state.clone();
         let mut first = None;
         while !s.is_terminal() {
@@ -241,9 +254,9 @@ pub fn page<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> St
                 let pictures: Vec<Vec<String>> = positions.iter().map(|s| picture_of(s).shapes.iter().map(|sh| sh.svg()).collect()).collect();
                 let movers: Vec<u8> = positions[..played.len()].iter().map(|s| s.to_move() as u8).collect();
                 let eval = options.net.as_ref().map(|(_, net, playouts)| {
-                    let solve_legal = TrainConfig::for_game::<G>().selfplay.solve_legal;
+                    let solve_legal = options.exact_legal.unwrap_or_else(|| TrainConfig::for_game::<G>().selfplay.solve_legal);
                     let mut exact = if solve_legal > 0 { G::exact_player() } else { None };
-                    let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| evaluate(s, net, *playouts, &mut exact, solve_legal)).collect();
+                    let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| evaluate(s, net, *playouts, &mut exact, solve_legal, options.exact_time)).collect();
                     let values: Vec<[f32; 2]> = evaluated.iter().map(|e| e.0).collect();
                     let blunders = (0..played.len()).filter(|&k| values[k][movers[k] as usize] - values[k + 1][movers[k] as usize] > options.blunder).collect();
                     PageEval { values, best: evaluated.iter().map(|e| e.1.map(G::format_action)).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
@@ -352,6 +365,9 @@ pub fn run(args: ViewArgs) -> Result<()> {
     if args.playouts == 0 {
         bail!("--playouts must be at least 1");
     }
+    if !(args.exact_seconds > 0.0 && args.exact_seconds < 3600.0) {
+        bail!("--exact-seconds must lie in (0, 3600), got {}", args.exact_seconds);
+    }
     if !(args.blunder > 0.0 && args.blunder <= 2.0) {
         bail!("--blunder must lie in (0, 2], got {}", args.blunder);
     }
@@ -383,7 +399,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
             None => None,
         };
         let title = format!("{}: {} against {}", entry.name, names[0], names[1]);
-        anyhow::Ok(page::<G>(&games, &PageOptions { title, summary, net, blunder: args.blunder }))
+        let options = PageOptions { title, summary, net, blunder: args.blunder, exact_legal: args.exact_legal, exact_time: Duration::from_secs_f64(args.exact_seconds) };
+        anyhow::Ok(page::<G>(&games, &options))
     })
     .expect("a registered game")?;
     bots::tools::write_atomically(&args.output, html.as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
@@ -417,7 +434,8 @@ mod tests {
     #[test]
     fn the_page_holds_the_data_and_no_outside_reference() {
         let games = vec![game(&["4", "3", "4"], 1), game(&["0"], 2)];
-        let html = page::<bots::connect4::Connect4>(&games, &PageOptions { title: "t <x>".into(), summary: vec!["s".into()], net: None, blunder: 0.3 });
+        let options = PageOptions { title: "t <x>".into(), summary: vec!["s".into()], net: None, blunder: 0.3, exact_legal: None, exact_time: Duration::from_secs(1) };
+        let html = page::<bots::connect4::Connect4>(&games, &options);
         assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<title>t &lt;x&gt;</title>"));
         for outside in ["http://", "https://", "src=\"", "href=\"http", "@import"] {
             let without_svg_ns = html.replace("http://www.w3.org/2000/svg", "");
