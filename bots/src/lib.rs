@@ -31,4 +31,5 @@ registry::games! {
     blackhole::BlackHole,
     zuniq::Zuniq,
     qttt::Qttt,
+    uttt::Uttt,
 }
