@@ -101,3 +101,14 @@ fn shell_words_follow_the_shell() {
     assert_eq!(shell_words("perft connect4 --moves \"4 STEAL\"  # a comment"), ["perft", "connect4", "--moves", "4 STEAL"]);
     assert_eq!(shell_words("train-config connect4 > my.toml"), ["train-config", "connect4"]);
 }
+
+/// A newcomer reads README.md and BENCHMARKS.md whole: each stays short (the lab notebooks of
+/// every lever tried live under docs/lab/).
+#[test]
+fn readme_and_benchmarks_stay_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (file, limit) in [("README.md", 350), ("BENCHMARKS.md", 600)] {
+        let lines = std::fs::read_to_string(root.join(file)).unwrap().lines().count();
+        assert!(lines < limit, "{file} has {lines} lines: keep it under {limit} (move detail to docs/)");
+    }
+}
