@@ -246,7 +246,7 @@ fn write_pages<G: Training + View>(pool: &Path, ratings: &[Rating], games: &[Lea
         let name = format!("{stem}.{}-vs-{}.html", file_part(a), file_part(b));
         let score = list.iter().map(|g| g.score()).sum::<f64>() / list.len() as f64;
         let summary = vec![format!("{} games of the league {stem}: {a} scores {:.1}% against {b}", list.len(), 100.0 * score)];
-        let options = PageOptions { title: format!("{}: {a} against {b}", G::NAME), summary, net: None, blunder: 0.3, exact_legal: None, exact_time: std::time::Duration::from_secs(2) };
+        let options = PageOptions { title: format!("{}: {a} against {b}", G::NAME), summary, net: None, blunder: None, exact_legal: None, exact_time: std::time::Duration::from_secs(2) };
         let html = page::<G>(&viewable, &options);
         let path = dir.join(&name);
         bots::tools::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

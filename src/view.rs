@@ -45,9 +45,9 @@ pub struct ViewArgs {
     #[arg(long, default_value_t = 800)]
     pub playouts: u64,
     /// A move that drops the mover's value by more than this (values run from -1 to 1) is
-    /// marked as a blunder (with --net).
-    #[arg(long, default_value_t = 0.3)]
-    pub blunder: f32,
+    /// marked as a blunder (with --net; default: the game's, 0.3 for a win or a loss).
+    #[arg(long)]
+    pub blunder: Option<f32>,
     /// With --net: exact values from this many legal actions down, where the game has an exact
     /// endgame search (default: where self-play hands its games to it, `selfplay.solve_legal`).
     #[arg(long)]
@@ -129,7 +129,7 @@ struct PageGame {
     error: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 struct PageEval {
     /// Each position's value for seat 0 and seat 1.
     values: Vec<[f32; 2]>,
@@ -145,7 +145,8 @@ pub struct PageOptions<'a> {
     pub title: String,
     pub summary: Vec<String>,
     pub net: Option<(&'a Path, Arc<Mlp>, u64)>,
-    pub blunder: f32,
+    /// The blunder threshold (`None`: the game's `View::BLUNDER_DROP`).
+    pub blunder: Option<f32>,
     /// Exact values from this many legal actions down (`None`: the game's `solve_legal`), each
     /// within this long.
     pub exact_legal: Option<usize>,
@@ -174,34 +175,57 @@ pub fn replays_as<G: Game>(games: &[ViewGame]) -> bool {
     games.iter().all(|g| replay::<G>(g.seed, &g.actions).is_ok())
 }
 
-/// The shapes of a picture as ids of `dictionary` (each distinct SVG element once).
-fn shape_ids(shapes: &[String], dictionary: &mut HashMap<String, u32>, list: &mut Vec<String>) -> Vec<u32> {
-    shapes
-        .iter()
-        .map(|s| {
-            *dictionary.entry(s.clone()).or_insert_with(|| {
-                list.push(s.clone());
-                list.len() as u32 - 1
-            })
-        })
-        .collect()
+/// Each distinct SVG element once, and each picture as ids into that list.
+#[derive(Default)]
+struct ShapeDictionary {
+    ids: HashMap<String, u32>,
+    shapes: Vec<String>,
 }
 
-/// What a move changes: ids added as `id + 1`, removed as `-(id + 1)`.
+impl ShapeDictionary {
+    fn id(&mut self, shape: &str) -> u32 {
+        if let Some(&id) = self.ids.get(shape) {
+            return id;
+        }
+        self.shapes.push(shape.to_string());
+        self.ids.insert(shape.to_string(), self.shapes.len() as u32 - 1);
+        self.shapes.len() as u32 - 1
+    }
+
+    /// A game's pictures as ids of a dictionary of its own (built in parallel, game by game).
+    fn of_game(pictures: impl Iterator<Item = Vec<String>>) -> (ShapeDictionary, Vec<Vec<u32>>) {
+        let mut local = ShapeDictionary::default();
+        let ids = pictures.map(|p| p.iter().map(|s| local.id(s)).collect()).collect();
+        (local, ids)
+    }
+}
+
+/// What a move changes: ids added as `id + 1`, removed as `-(id + 1)`, by id.
 fn diff(before: &[u32], after: &[u32]) -> Vec<i64> {
-    let mut count: HashMap<u32, i64> = HashMap::new();
-    for &id in after {
-        *count.entry(id).or_default() += 1;
-    }
-    for &id in before {
-        *count.entry(id).or_default() -= 1;
-    }
-    let mut out: Vec<i64> = Vec::new();
-    let mut ids: Vec<(&u32, &i64)> = count.iter().filter(|(_, &c)| c != 0).collect();
-    ids.sort();
-    for (&id, &c) in ids {
-        let code = if c > 0 { id as i64 + 1 } else { -(id as i64 + 1) };
-        out.extend(std::iter::repeat_n(code, c.unsigned_abs() as usize));
+    let (mut before, mut after) = (before.to_vec(), after.to_vec());
+    before.sort_unstable();
+    after.sort_unstable();
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < before.len() || j < after.len() {
+        match (before.get(i), after.get(j)) {
+            (Some(b), Some(a)) if a == b => {
+                i += 1;
+                j += 1;
+            }
+            (Some(&b), Some(&a)) if a < b => {
+                out.push(a as i64 + 1);
+                j += 1;
+            }
+            (Some(&b), _) => {
+                out.push(-(b as i64 + 1));
+                i += 1;
+            }
+            (None, Some(&a)) => {
+                out.push(a as i64 + 1);
+                j += 1;
+            }
+            (None, None) => unreachable!(),
+        }
     }
     out
 }
@@ -241,24 +265,105 @@ fn evaluate<G: Training>(state: &G, net: &Arc<Mlp>, playouts: u64, exact: &mut O
 
 /// The page for `games` of game `G`.
 pub fn page<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> String {
-    let mut dictionary = HashMap::new();
-    let mut shapes = Vec::new();
+    page_and_post_mortem::<G>(games, options).0
+}
+
+/// Where a lost game was decided, from the loser's values across the game: the first position
+/// from which its value stays below half its final utility (-0.5 for a plain loss; a game
+/// scored by margin loses by less) to the end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loss {
+    pub game: usize,
+    pub loser: String,
+    pub loser_seat: usize,
+    pub plies: usize,
+    /// The position (plies played) from which the loser's value stays lost.
+    pub decided: usize,
+    /// Whether the move into that position was the loser's own.
+    pub by_own_move: bool,
+    /// The first position valued exactly (the end at the latest).
+    pub first_exact: usize,
+    /// The first position the exact search valued as lost (below 0) for the loser.
+    pub proven_lost: Option<usize>,
+    pub end: String,
+}
+
+impl Loss {
+    /// The phase the game was decided in: the opening (its first quarter), the middle game,
+    /// or the exact endgame search's reach.
+    pub fn phase(&self) -> &'static str {
+        if self.decided >= self.first_exact {
+            "exact reach"
+        } else if self.decided * 4 < self.plies {
+            "opening"
+        } else {
+            "middle game"
+        }
+    }
+
+    pub fn line(&self) -> String {
+        let proven = self.proven_lost.map_or("never proven lost".to_string(), |k| format!("proven lost at ply {k}"));
+        format!(
+            "game {}: {} (seat {}) lost in {} plies: decided at ply {} ({}), in the {}; first exact value at ply {}, {proven}; {}",
+            self.game,
+            self.loser,
+            self.loser_seat,
+            self.plies,
+            self.decided,
+            if self.by_own_move { "after its own move" } else { "after the opponent's move" },
+            self.phase(),
+            self.first_exact,
+            self.end
+        )
+    }
+}
+
+/// The loss of a decisive game, read off its evaluation; `None` for a draw.
+fn loss_of(game: &ViewGame, movers: &[u8], eval: &PageEval) -> Option<Loss> {
+    let loser_seat = match game.scores {
+        [a, b] if a < b => 0,
+        [a, b] if b < a => 1,
+        _ => return None,
+    };
+    let value = |k: usize| eval.values[k][loser_seat];
+    let plies = eval.values.len() - 1;
+    let lost = value(plies).min(0.0) / 2.0;
+    let mut decided = plies;
+    while decided > 0 && value(decided - 1) < lost {
+        decided -= 1;
+    }
+    Some(Loss {
+        game: game.number,
+        loser: game.seat_names[loser_seat].clone(),
+        loser_seat,
+        plies,
+        decided,
+        by_own_move: decided > 0 && movers.get(decided - 1).is_some_and(|&m| m as usize == loser_seat),
+        first_exact: eval.exact.iter().position(|&e| e).unwrap_or(plies),
+        proven_lost: (0..=plies).find(|&k| eval.exact[k] && value(k) < 0.0),
+        end: game.end.clone(),
+    })
+}
+
+/// The page, and with `--net` where each lost game was decided.
+pub fn page_and_post_mortem<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> (String, Vec<Loss>) {
+    let mut dictionary = ShapeDictionary::default();
     let picture_of = |state: &G| state.picture();
     let start = picture_of(&G::new_game(&mut Rng::new(games.first().map_or(0, |g| g.seed))));
     // Pictures and evaluations in parallel; the dictionary after, in game order.
-    let built: Vec<(Result<(Vec<Vec<String>>, Vec<Action>, Vec<u8>), String>, Option<PageEval>)> = games
+    let built: Vec<(Result<((ShapeDictionary, Vec<Vec<u32>>), Vec<Action>, Vec<u8>), String>, Option<PageEval>)> = games
         .par_iter()
         .map(|g| match replay::<G>(g.seed, &g.actions) {
             Err(e) => (Err(e), None),
             Ok((positions, played)) => {
-                let pictures: Vec<Vec<String>> = positions.iter().map(|s| picture_of(s).shapes.iter().map(|sh| sh.svg()).collect()).collect();
+                let pictures = ShapeDictionary::of_game(positions.iter().map(|s| picture_of(s).shapes.iter().map(|sh| sh.svg()).collect()));
                 let movers: Vec<u8> = positions[..played.len()].iter().map(|s| s.to_move() as u8).collect();
                 let eval = options.net.as_ref().map(|(_, net, playouts)| {
                     let solve_legal = options.exact_legal.unwrap_or_else(|| TrainConfig::for_game::<G>().selfplay.solve_legal);
                     let mut exact = if solve_legal > 0 { G::exact_player() } else { None };
                     let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| evaluate(s, net, *playouts, &mut exact, solve_legal, options.exact_time)).collect();
                     let values: Vec<[f32; 2]> = evaluated.iter().map(|e| e.0).collect();
-                    let blunders = (0..played.len()).filter(|&k| values[k][movers[k] as usize] - values[k + 1][movers[k] as usize] > options.blunder).collect();
+                    let blunders = (0..played.len()).filter(|&k| values[k][movers[k] as usize] - values[k + 1][movers[k] as usize] > options.blunder.unwrap_or(G::BLUNDER_DROP)).collect();
                     PageEval { values, best: evaluated.iter().map(|e| e.1.map(G::format_action)).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
                 });
                 (Ok((pictures, played, movers)), eval)
@@ -266,7 +371,11 @@ pub fn page<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> St
         })
         .collect();
     let mut page_games = Vec::with_capacity(games.len());
+    let mut losses = Vec::new();
     for (g, (built, eval)) in games.iter().zip(built) {
+        if let (Ok((_, _, movers)), Some(eval)) = (&built, &eval) {
+            losses.extend(loss_of(g, movers, eval));
+        }
         let mut pg = PageGame {
             n: g.number,
             seed: g.seed,
@@ -285,8 +394,9 @@ pub fn page<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> St
         };
         match built {
             Err(e) => pg.error = Some(format!("the moves do not replay under the rules of {}: {e}", G::NAME)),
-            Ok((pictures, _, movers)) => {
-                let ids: Vec<Vec<u32>> = pictures.iter().map(|p| shape_ids(p, &mut dictionary, &mut shapes)).collect();
+            Ok(((local, local_ids), _, movers)) => {
+                let global: Vec<u32> = local.shapes.iter().map(|s| dictionary.id(s)).collect();
+                let ids: Vec<Vec<u32>> = local_ids.iter().map(|p| p.iter().map(|&id| global[id as usize]).collect()).collect();
                 pg.start = ids[0].clone();
                 pg.diffs = ids.windows(2).map(|w| diff(&w[0], &w[1])).collect();
                 // An answer is a run of actions by one seat; its time goes to its first action.
@@ -313,13 +423,13 @@ pub fn page<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> St
         summary: options.summary.clone(),
         width: start.width,
         height: start.height,
-        shapes,
+        shapes: dictionary.shapes,
         games: page_games,
         evaluated: options.net.as_ref().map(|(path, _, playouts)| format!("{} at {playouts} playouts a position", path.display())),
     };
     // `</` would end the script element the data sits in.
     let data = serde_json::to_string(&page).expect("the page serialises").replace("</", "<\\/");
-    TEMPLATE.replace("__TITLE__", &html_escape(&options.title)).replace("__DATA__", &data)
+    (TEMPLATE.replace("__TITLE__", &html_escape(&options.title)).replace("__DATA__", &data), losses)
 }
 
 fn html_escape(text: &str) -> String {
@@ -368,11 +478,11 @@ pub fn run(args: ViewArgs) -> Result<()> {
     if !(args.exact_seconds > 0.0 && args.exact_seconds < 3600.0) {
         bail!("--exact-seconds must lie in (0, 3600), got {}", args.exact_seconds);
     }
-    if !(args.blunder > 0.0 && args.blunder <= 2.0) {
-        bail!("--blunder must lie in (0, 2], got {}", args.blunder);
+    if let Some(blunder) = args.blunder.filter(|b| !(*b > 0.0 && *b <= 2.0)) {
+        bail!("--blunder must lie in (0, 2], got {blunder}");
     }
     let records = read_records(&args.records)?;
-    let names = records.iter().find_map(|r| r.players.clone()).unwrap_or_else(|| ["A".to_string(), "B".to_string()]);
+    let names = short_names(records.iter().find_map(|r| r.players.clone()).unwrap_or_else(|| ["A".to_string(), "B".to_string()]));
     let games: Vec<ViewGame> = records.iter().map(|r| ViewGame::from_record(r, [&names[0], &names[1]])).collect();
     let recorded = records.iter().find_map(|r| r.game_name.clone());
     let entry = game_of(args.game, recorded.as_deref(), &games)?;
@@ -400,12 +510,51 @@ pub fn run(args: ViewArgs) -> Result<()> {
         };
         let title = format!("{}: {} against {}", entry.name, names[0], names[1]);
         let options = PageOptions { title, summary, net, blunder: args.blunder, exact_legal: args.exact_legal, exact_time: Duration::from_secs_f64(args.exact_seconds) };
-        anyhow::Ok(page::<G>(&games, &options))
+        anyhow::Ok(page_and_post_mortem::<G>(&games, &options))
     })
     .expect("a registered game")?;
+    let (html, losses) = html;
     bots::tools::write_atomically(&args.output, html.as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{}: {} games of {}, {} bytes, {:.2} s", args.output.display(), games.len(), entry.name, html.len(), start.elapsed().as_secs_f64());
+    print_post_mortem(&losses);
     Ok(())
+}
+
+/// The players as a table has room for them: each program's file name (`../bots/bh --x` is
+/// `bh`), unless that makes the two alike.
+fn short_names(names: [String; 2]) -> [String; 2] {
+    let short = |name: &String| {
+        let program = name.split_whitespace().next().unwrap_or(name);
+        Path::new(program).file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned())
+    };
+    let shorter = [short(&names[0]), short(&names[1])];
+    if shorter[0] == shorter[1] {
+        names
+    } else {
+        shorter
+    }
+}
+
+/// With `--net`: one line a lost game, then each loser's losses by phase.
+fn print_post_mortem(losses: &[Loss]) {
+    for loss in losses {
+        println!("{}", loss.line());
+    }
+    let mut losers: Vec<&str> = losses.iter().map(|l| l.loser.as_str()).collect();
+    losers.sort();
+    losers.dedup();
+    for loser in losers {
+        let of: Vec<&Loss> = losses.iter().filter(|l| l.loser == loser).collect();
+        let count = |phase: &str| of.iter().filter(|l| l.phase() == phase).count();
+        let own = of.iter().filter(|l| l.by_own_move).count();
+        println!(
+            "{loser} lost {}: decided in the opening {}, the middle game {}, the exact reach {}; by its own move {own}",
+            of.len(),
+            count("opening"),
+            count("middle game"),
+            count("exact reach")
+        );
+    }
 }
 
 #[cfg(test)]
@@ -434,7 +583,7 @@ mod tests {
     #[test]
     fn the_page_holds_the_data_and_no_outside_reference() {
         let games = vec![game(&["4", "3", "4"], 1), game(&["0"], 2)];
-        let options = PageOptions { title: "t <x>".into(), summary: vec!["s".into()], net: None, blunder: 0.3, exact_legal: None, exact_time: Duration::from_secs(1) };
+        let options = PageOptions { title: "t <x>".into(), summary: vec!["s".into()], net: None, blunder: None, exact_legal: None, exact_time: Duration::from_secs(1) };
         let html = page::<bots::connect4::Connect4>(&games, &options);
         assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<title>t &lt;x&gt;</title>"));
         for outside in ["http://", "https://", "src=\"", "href=\"http", "@import"] {
@@ -449,6 +598,33 @@ mod tests {
         assert_eq!(first["diffs"].as_array().unwrap().len(), 3, "one change list a move");
         assert_eq!(first["times"], serde_json::json!([900.0, 850.0, 80.0]), "answers in turn");
         assert!(value["shapes"].as_array().unwrap().iter().all(|s| s.as_str().unwrap().starts_with('<')));
+    }
+
+    #[test]
+    fn a_loss_is_decided_where_the_losers_value_stays_lost() {
+        let mut lost = game(&["a", "b", "c", "d", "e"], 1);
+        lost.scores = [0.0, 1.0];
+        let values = [0.1, -0.2, -0.6, 0.0, -0.7, -1.0].map(|v| [v, -v]).to_vec();
+        let exact = vec![false, false, false, false, true, true];
+        let eval = PageEval { values, best: vec![None; 6], exact, blunders: Vec::new() };
+        let loss = loss_of(&lost, &[0, 1, 0, 1, 0], &eval).unwrap();
+        assert_eq!((loss.loser_seat, loss.decided, loss.by_own_move, loss.first_exact, loss.proven_lost), (0, 4, false, 4, Some(4)));
+        assert_eq!(loss.phase(), "exact reach");
+        let earlier = PageEval { exact: vec![false, false, false, false, false, true], ..eval.clone() };
+        assert_eq!(loss_of(&lost, &[0, 1, 0, 1, 0], &earlier).unwrap().phase(), "middle game");
+        let by_margin = PageEval { values: [0.2, 0.05, -0.06, -0.05, -0.05, -0.08].map(|v| [v, -v]).to_vec(), ..eval.clone() };
+        let narrow = loss_of(&lost, &[0, 1, 0, 1, 0], &by_margin).unwrap();
+        assert_eq!((narrow.decided, narrow.by_own_move, narrow.proven_lost), (2, false, Some(4)), "a loss by a small margin is decided where it stays below half of it");
+        lost.scores = [0.5, 0.5];
+        assert_eq!(loss_of(&lost, &[0, 1, 0, 1, 0], &eval), None, "a draw has no loser");
+    }
+
+    #[test]
+    fn players_are_named_by_their_programs_unless_that_confuses_them() {
+        let names = |a: &str, b: &str| short_names([a.to_string(), b.to_string()]);
+        assert_eq!(names("runs/bh/bh", "../shared/sparring/blackhole/elkasimi-2018"), ["bh", "elkasimi-2018"]);
+        assert_eq!(names("uct", "classic"), ["uct", "classic"]);
+        assert_eq!(names("a/bot --x 1", "b/bot"), ["a/bot --x 1", "b/bot"]);
     }
 
     #[test]

@@ -25,10 +25,17 @@ pub enum Shape {
 }
 
 /// Numbers as SVG takes them: at most two decimals, no trailing zeros.
+/// `v` to two decimals without trailing zeros (`0.5`, `3`, `-1.25`). Integer arithmetic: a
+/// page formats millions of these, and float formatting with a precision is slow.
 fn num(v: f32) -> String {
-    let text = format!("{:.2}", v);
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" { "0".into() } else { text.to_string() }
+    let hundredths = (v as f64 * 100.0).round_ties_even() as i64;
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let (whole, fraction) = (hundredths.unsigned_abs() / 100, hundredths.unsigned_abs() % 100);
+    match fraction {
+        0 => format!("{sign}{whole}"),
+        f if f % 10 == 0 => format!("{sign}{whole}.{}", f / 10),
+        f => format!("{sign}{whole}.{f:02}"),
+    }
 }
 
 fn escape(text: &str) -> String {
@@ -117,6 +124,10 @@ pub fn text_picture(text: &str) -> Picture {
 
 /// How a game's positions look. See the module documentation.
 pub trait View: Game {
+    /// How far one move must drop its mover's value (values run from -1 to 1) for the viewer
+    /// to mark it a blunder. A game scored by margin, whose values move by less, says less.
+    const BLUNDER_DROP: f32 = 0.3;
+
     /// The position drawn. Default: [`View::text_board`] as text.
     fn picture(&self) -> Picture {
         text_picture(&self.text_board())
@@ -148,6 +159,13 @@ mod tests {
         assert!(p.svg().starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 5">"#));
         assert_eq!(num(-0.001), "0");
         assert_eq!(num(1.0 / 3.0), "0.33");
+        assert_eq!((num(-2.5), num(0.05), num(-0.999), num(12.0)), ("-2.5".into(), "0.05".into(), "-1".into(), "12".into()));
+        for i in -3000..3000 {
+            let v = i as f32 * 0.0371;
+            let text = format!("{v:.2}");
+            let text = text.trim_end_matches('0').trim_end_matches('.');
+            assert_eq!(num(v), if text == "-0" { "0" } else { text }, "{v}");
+        }
     }
 
     #[test]

@@ -22,6 +22,10 @@ fn centre(field: usize) -> (f32, f32) {
 }
 
 impl View for BlackHole {
+    /// Two points of margin given away in one move (most moves of a judged game against the
+    /// 2018 winner move our search's value by less than one).
+    const BLUNDER_DROP: f32 = 2.0 / super::MARGIN_SCALE;
+
     fn picture(&self) -> Picture {
         let mut p = Picture::new(2.0 * PAD + 8.0 * D, 2.0 * PAD + 2.0 * R + 7.0 * D * 0.866);
         for f in 0..FIELDS {
