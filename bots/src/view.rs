@@ -102,6 +102,23 @@ impl Picture {
     }
 
     /// A whole SVG document (the viewer builds its own from [`Shape::svg`]).
+    /// Whether every shape lies within the picture's box (a check for each game's drawing).
+    pub fn fits(&self) -> bool {
+        let ok = |x: f32, y: f32| (0.0..=self.width).contains(&x) && (0.0..=self.height).contains(&y);
+        self.shapes.iter().all(|s| match s {
+            Shape::Rect { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
+            Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
+            Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
+            Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
+            Shape::Text { x, y, .. } => ok(*x, *y),
+        })
+    }
+
+    /// How many shapes `keep` accepts.
+    pub fn count(&self, keep: impl Fn(&Shape) -> bool) -> usize {
+        self.shapes.iter().filter(|s| keep(s)).count()
+    }
+
     pub fn svg(&self) -> String {
         let body: String = self.shapes.iter().map(Shape::svg).collect();
         format!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}">{body}</svg>"#, num(self.width), num(self.height))

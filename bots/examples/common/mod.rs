@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use bots::connect4::Connect4;
-use bots::game::{Action, ActionList, Game};
+use bots::game::{ActionList, Game};
 use bots::rng::Rng;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -93,19 +93,8 @@ mod tests {
     use crate::tools::{after_random_actions, apply_texts};
     use crate::view::Shape;
 
-    fn inside(p: &Picture) -> bool {
-        let ok = |x: f32, y: f32| (0.0..=p.width).contains(&x) && (0.0..=p.height).contains(&y);
-        p.shapes.iter().all(|s| match s {
-            Shape::Rect { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
-            Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
-            Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
-            Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
-            Shape::Text { x, y, .. } => ok(*x, *y),
-        })
-    }
-
     fn discs(p: &Picture, color: &str) -> usize {
-        p.shapes.iter().filter(|s| matches!(s, Shape::Circle { fill, .. } if *fill == color)).count()
+        p.count(|s| matches!(s, Shape::Circle { fill, .. } if *fill == color))
     }
 
     fn start() -> BlackHole {
@@ -123,7 +112,7 @@ mod tests {
         assert_eq!(numbers, vec!["7", "15", "3"], "fields in index order: A2, A8, B1");
         let a1 = centre(0);
         assert!(a1.1 < centre(7).1 && centre(7).0 < centre(35).0 && (centre(35).1 - centre(7).1).abs() < 0.01, "A1 on top, A8..H1 the bottom row");
-        assert!(inside(&p));
+        assert!(p.fits());
         let mut other = start();
         apply_texts(&mut other, &["A2=7", "A8=15", "B1=4"]).unwrap();
         assert_ne!(other.picture(), p);
@@ -141,7 +130,7 @@ mod tests {
             assert_eq!((discs(&p, COLORS[0]), discs(&p, COLORS[1]), discs(&p, "black")), (15, 15, 1));
             let (x, y) = centre(hole);
             assert!(p.shapes.contains(&Shape::Circle { cx: x, cy: y, r: R, fill: "black", stroke: "#f5a623" }));
-            assert!(inside(&p));
+            assert!(p.fits());
             let text = g.text_board();
             assert!(text.contains(&format!("game over: hole {}", label(hole))) && text.contains("@@"), "{text}");
         }

@@ -73,17 +73,6 @@ mod tests {
         p.shapes.iter().filter_map(|s| match s { Shape::Circle { cx, cy, fill, .. } if *fill == color => Some((*cx, *cy)), _ => None }).collect()
     }
 
-    fn inside(p: &Picture) -> bool {
-        let ok = |x: f32, y: f32| (0.0..=p.width).contains(&x) && (0.0..=p.height).contains(&y);
-        p.shapes.iter().all(|s| match s {
-            Shape::Rect { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
-            Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
-            Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
-            Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
-            Shape::Text { x, y, .. } => ok(*x, *y),
-        })
-    }
-
     #[test]
     fn chips_are_drawn_where_they_fell_in_their_colours() {
         let s = play(&["4", "4", "0"]);
@@ -91,7 +80,7 @@ mod tests {
         assert_eq!(chips(&p, COLORS[0]), vec![centre(6, 0), centre(6, 4)], "red chips at the bottom of columns 0 and 4");
         assert_eq!(chips(&p, COLORS[1]), vec![centre(5, 4)], "yellow chip on top of column 4");
         assert_eq!(chips(&p, HOLE).len(), ROWS * COLS, "every hole of the board");
-        assert!(inside(&p));
+        assert!(p.fits());
         assert_eq!((p.width, p.height), (380.0, 300.0));
         // A STEAL repaints the chip: same place, other colour.
         let stolen = play(&["4", "STEAL"]).picture();

@@ -74,17 +74,6 @@ mod tests {
     use crate::tools::apply_texts;
     use crate::view::Shape;
 
-    fn inside(p: &Picture) -> bool {
-        let ok = |x: f32, y: f32| (0.0..=p.width).contains(&x) && (0.0..=p.height).contains(&y);
-        p.shapes.iter().all(|s| match s {
-            Shape::Rect { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
-            Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
-            Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
-            Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
-            Shape::Text { x, y, .. } => ok(*x, *y),
-        })
-    }
-
     fn tiles(p: &Picture) -> Vec<&str> {
         let colours: Vec<&str> = SHADES.iter().flatten().copied().collect();
         p.shapes.iter().filter_map(|s| match s { Shape::Rect { fill, .. } if colours.contains(fill) => Some(*fill), _ => None }).collect()
@@ -102,14 +91,14 @@ mod tests {
         let p = g.picture();
         assert_eq!(tiles(&p), vec![SHADES[1][0], SHADES[0][0], SHADES[2][0]]);
         assert_eq!(values(&p), vec!["1", "1", "1"]);
-        assert!(inside(&p));
+        assert!(p.fits());
         let mut cells = [0; SQUARES];
         cells[0] = super::super::piece(super::super::BLUE, 3);
         cells[5] = super::super::piece(super::super::GRAY, 7);
         let q = Game6561::from_cells(cells, 3, 0).picture();
         assert_eq!(tiles(&q), vec![SHADES[1][3], SHADES[2][4]]);
         assert_eq!(values(&q), vec!["27", "2187"]);
-        assert!(inside(&q));
+        assert!(q.fits());
         let mut other = Game6561::new();
         apply_texts(&mut other, &["11", "12", "13"]).unwrap();
         assert_ne!(other.picture(), p, "a piece on another square");

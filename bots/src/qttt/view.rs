@@ -110,41 +110,26 @@ mod tests {
     use crate::tools::apply_texts;
     use crate::view::Shape;
 
-    fn inside(p: &Picture) -> bool {
-        let ok = |x: f32, y: f32| (0.0..=p.width).contains(&x) && (0.0..=p.height).contains(&y);
-        p.shapes.iter().all(|s| match s {
-            Shape::Rect { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
-            Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
-            Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
-            Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
-            Shape::Text { x, y, .. } => ok(*x, *y),
-        })
-    }
-
-    fn count(p: &Picture, f: impl Fn(&Shape) -> bool) -> usize {
-        p.shapes.iter().filter(|s| f(s)).count()
-    }
-
     #[test]
     fn spooky_marks_then_the_collapse_are_drawn() {
         let mut q = Qttt::new();
         // A-B, C-D, B-C, then A-D closes the cycle: X chooses where mark 4 goes.
         apply_texts(&mut q, &["AB", "CD", "BC", "AD"]).unwrap();
         let p = q.picture();
-        let spooky = |p: &Picture| count(p, |s| matches!(s, Shape::Text { size, .. } if *size == 12.0));
+        let spooky = |p: &Picture| p.count(|s| matches!(s, Shape::Text { size, .. } if *size == 12.0));
         assert_eq!(spooky(&p), 8);
-        assert_eq!(count(&p, |s| matches!(s, Shape::Rect { fill, .. } if *fill == PENDING)), 2);
+        assert_eq!(p.count(|s| matches!(s, Shape::Rect { fill, .. } if *fill == PENDING)), 2);
         assert!(p.shapes.iter().any(|s| matches!(s, Shape::Text { text, color, .. } if text == "o4" && *color == COLORS[1])));
-        assert!(inside(&p));
+        assert!(p.fits());
         assert!(q.text_board().ends_with("X (player 0) to collapse move 4: A or D"), "{}", q.text_board());
         apply_texts(&mut q, &["A"]).unwrap();
         // Mark 4 into A pushes 1 to B, 3 to C, 2 to D: O, X, X, O.
         let c = q.picture();
         assert_eq!(spooky(&c), 0);
-        assert_eq!(count(&c, |s| matches!(s, Shape::Line { color, .. } if *color == COLORS[0])), 4, "two crosses");
-        assert_eq!(count(&c, |s| matches!(s, Shape::Circle { fill, .. } if *fill == COLORS[1])), 2, "two noughts");
-        assert_eq!(count(&c, |s| matches!(s, Shape::Rect { fill, .. } if *fill == PENDING)), 0);
-        assert!(inside(&c));
+        assert_eq!(c.count(|s| matches!(s, Shape::Line { color, .. } if *color == COLORS[0])), 4, "two crosses");
+        assert_eq!(c.count(|s| matches!(s, Shape::Circle { fill, .. } if *fill == COLORS[1])), 2, "two noughts");
+        assert_eq!(c.count(|s| matches!(s, Shape::Rect { fill, .. } if *fill == PENDING)), 0);
+        assert!(c.fits());
         assert_ne!(c, p);
         let text = q.text_board();
         assert_eq!(text.lines().next(), Some("A:O4 B:X1 C:X3 D:O2"), "{text}");
@@ -154,7 +139,7 @@ mod tests {
         apply_texts(&mut star, &["FA", "FB", "FC", "FD", "FE", "FG", "FH", "FI", "FJ"]).unwrap();
         let p = star.picture();
         assert_eq!(spooky(&p), 18);
-        assert!(inside(&p));
+        assert!(p.fits());
         let text = star.text_board();
         assert!(text.contains("F:x1,o2,x3,o4,x5,o6,x7,o8,x9") && text.ends_with("O (player 1) to move, move 10"), "{text}");
     }

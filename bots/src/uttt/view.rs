@@ -108,20 +108,12 @@ mod tests {
         let mut s = Uttt::new();
         crate::tools::apply_texts(&mut s, &["44", "33", "00"]).unwrap();
         let p = s.picture();
-        let crosses = p.shapes.iter().filter(|sh| matches!(sh, Shape::Line { color, .. } if *color == X_COLOR)).count();
-        let noughts = p.shapes.iter().filter(|sh| matches!(sh, Shape::Circle { stroke, .. } if *stroke == O_COLOR)).count();
+        let crosses = p.count(|sh| matches!(sh, Shape::Line { color, .. } if *color == X_COLOR));
+        let noughts = p.count(|sh| matches!(sh, Shape::Circle { stroke, .. } if *stroke == O_COLOR));
         assert_eq!((crosses, noughts), (4, 1), "two crosses of two strokes, one nought");
-        let highlights = p.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { fill, .. } if *fill == "#fff3b0")).count();
+        let highlights = p.count(|sh| matches!(sh, Shape::Rect { fill, .. } if *fill == "#fff3b0"));
         assert_eq!(highlights, 1, "O is sent to board 0 only");
-        let inside = |x: f32, y: f32| (0.0..=p.width).contains(&x) && (0.0..=p.height).contains(&y);
-        for sh in &p.shapes {
-            match sh {
-                Shape::Line { x1, y1, x2, y2, .. } => assert!(inside(*x1, *y1) && inside(*x2, *y2)),
-                Shape::Circle { cx, cy, .. } => assert!(inside(*cx, *cy)),
-                Shape::Rect { x, y, w, h, .. } => assert!(inside(*x, *y) && inside(x + w, y + h)),
-                _ => {}
-            }
-        }
+        assert!(p.fits());
         let mut t = s.clone();
         t.apply(1);
         assert_ne!(t.picture(), p);

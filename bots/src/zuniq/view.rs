@@ -94,39 +94,24 @@ mod tests {
     use crate::tools::apply_texts;
     use crate::view::Shape;
 
-    fn inside(p: &Picture) -> bool {
-        let ok = |x: f32, y: f32| (0.0..=p.width).contains(&x) && (0.0..=p.height).contains(&y);
-        p.shapes.iter().all(|s| match s {
-            Shape::Rect { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
-            Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
-            Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
-            Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
-            Shape::Text { x, y, .. } => ok(*x, *y),
-        })
-    }
-
-    fn count(p: &Picture, f: impl Fn(&Shape) -> bool) -> usize {
-        p.shapes.iter().filter(|s| f(s)).count()
-    }
-
     #[test]
     fn segments_and_closed_cells_are_drawn() {
         let mut z = Zuniq::new();
         apply_texts(&mut z, &["A1h", "A1v", "C3v"]).unwrap();
         let p = z.picture();
-        assert_eq!(count(&p, |s| matches!(s, Shape::Line { color, .. } if *color == DRAWN)), 3);
-        assert_eq!(count(&p, |s| matches!(s, Shape::Line { color, .. } if *color == FAINT)), 60);
-        assert_eq!(count(&p, |s| matches!(s, Shape::Circle { .. })), 36);
+        assert_eq!(p.count(|s| matches!(s, Shape::Line { color, .. } if *color == DRAWN)), 3);
+        assert_eq!(p.count(|s| matches!(s, Shape::Line { color, .. } if *color == FAINT)), 60);
+        assert_eq!(p.count(|s| matches!(s, Shape::Circle { .. })), 36);
         assert!(p.shapes.contains(&Shape::Line { x1: PAD, y1: PAD, x2: PAD, y2: PAD + CELL, color: DRAWN, width: 5.0 }), "A1v");
-        assert_eq!(count(&p, |s| matches!(s, Shape::Rect { fill, .. } if *fill == CLOSED)), 0);
-        assert!(inside(&p));
+        assert_eq!(p.count(|s| matches!(s, Shape::Rect { fill, .. } if *fill == CLOSED)), 0);
+        assert!(p.fits());
         // Closing the top-left cell: one shaded cell, zone size 1 taken.
         apply_texts(&mut z, &["A2v", "B1h"]).unwrap();
         assert_eq!(z.closed_cells(), 1);
         let q = z.picture();
-        assert_eq!(count(&q, |s| matches!(s, Shape::Rect { fill, .. } if *fill == CLOSED)), 1);
+        assert_eq!(q.count(|s| matches!(s, Shape::Rect { fill, .. } if *fill == CLOSED)), 1);
         assert!(q.shapes.contains(&Shape::Rect { x: PAD, y: PAD, w: CELL, h: CELL, fill: CLOSED, stroke: "none" }));
-        assert!(inside(&q));
+        assert!(q.fits());
         assert_ne!(p, q);
     }
 
