@@ -3,8 +3,10 @@
 use anyhow::{bail, Result};
 use bots::bot::Contest;
 use bots::game::{ActionList, Game};
+use bots::infer::{QuantNet, Workspace};
+use bots::mcts::{Evaluator, Values};
 use bots::net_eval::NetEvaluator;
-use bots::nn::Scratch;
+use bots::nn::Mlp;
 use bots::nn_write::Describe;
 use std::sync::Arc;
 use bots::classic::Classic;
@@ -33,9 +35,19 @@ pub struct BenchArgs {
     /// Seconds per measurement.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
-    /// Also measure a net (.czw): raw forward passes/s and net-guided search playouts/s.
+    /// Also measure a net (.czw): forward passes/s, net-guided search playouts/s and where a
+    /// playout's time goes, the submission's own search, and how closely the integer forward
+    /// pass follows the net in f32.
     #[arg(long)]
     pub weights: Option<std::path::PathBuf>,
+    /// With --weights: the positions of these judge records (`judge --records`) are the ones
+    /// the integer net is compared on (default: positions of the benchmark's own search).
+    #[arg(long, value_name = "RECORDS", num_args = 1..)]
+    pub positions: Vec<std::path::PathBuf>,
+    /// With --weights: nothing but the plain net-guided search from the start, for --seconds
+    /// and untimed, so that a sampling profiler sees only it (`scripts/profile-playouts`).
+    #[arg(long, requires = "weights")]
+    pub search_only: bool,
     /// Instead, measure the classic bot: one game against itself with this many milliseconds
     /// a move (its search speed and, for Connect 4, the depth reached).
     #[arg(long)]
@@ -67,17 +79,68 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if let Some(ms) = args.classic_ms {
         return dispatch!(args.game, G => bench_classic::<G>(ms));
     }
+    if !args.positions.is_empty() && args.weights.is_none() {
+        bail!("--positions goes with --weights");
+    }
     dispatch!(args.game, G => {
-        bench_game::<G>(period);
-        if let Some(path) = &args.weights {
-            bench_net::<G>(path, period)?;
+        match &args.weights {
+            Some(path) if args.search_only => search_only::<G>(path, period)?,
+            Some(path) => {
+                bench_game::<G>(period);
+                bench_net::<G>(path, period, &args.positions)?;
+            }
+            None => bench_game::<G>(period),
         }
     });
     Ok(())
 }
 
-fn bench_net<G: Contest>(path: &std::path::Path, period: Duration) -> Result<()> {
+/// The plain net-guided search from the start, with no timer inside: what a profiler samples.
+fn search_only<G: Contest>(path: &std::path::Path, period: Duration) -> Result<()> {
     let net = selfplay::train::load_weights::<G>(path)?;
+    let mut mcts = Mcts::new(G::new_game(&mut Rng::new(0)), bots::bot::net_search_config::<G>());
+    let stats = mcts.search(&mut NetEvaluator::new(Arc::new(net)), &SearchLimits::until(Instant::now() + period));
+    println!(
+        "{}: net-guided PUCT search from the start: {:.0} playouts/s, {} nodes in {} MB (one thread, untimed)",
+        G::NAME,
+        stats.playouts as f64 / stats.elapsed.as_secs_f64(),
+        mcts.tree_size(),
+        mcts.tree_bytes() >> 20
+    );
+    Ok(())
+}
+
+/// An evaluator that times its parts: encoding, the forward pass, the priors' softmax.
+struct Timed<'a> {
+    net: &'a QuantNet,
+    work: Workspace,
+    features: Vec<f32>,
+    /// Seconds in encoding, the forward pass and the softmax, and the evaluations.
+    spent: [f64; 3],
+    calls: u64,
+}
+
+impl<G: Contest> Evaluator<G> for Timed<'_> {
+    fn evaluate(&mut self, state: &G, legal: &[bots::game::Action], priors: &mut [f32]) -> Values {
+        let start = Instant::now();
+        self.features.fill(0.0);
+        state.encode(&mut self.features);
+        let encoded = Instant::now();
+        let v = self.net.evaluate(&mut self.work, state.to_move(), &self.features, legal, priors);
+        let forward = Instant::now();
+        bots::net_eval::softmax_in_place(priors);
+        let done = Instant::now();
+        for (spent, (a, b)) in self.spent.iter_mut().zip([(start, encoded), (encoded, forward), (forward, done)]) {
+            *spent += (b - a).as_secs_f64();
+        }
+        self.calls += 1;
+        bots::net_eval::seat_values(state.to_move(), v)
+    }
+}
+
+fn bench_net<G: Contest>(path: &std::path::Path, period: Duration, records: &[std::path::PathBuf]) -> Result<()> {
+    let net = selfplay::train::load_weights::<G>(path)?;
+    let quantised = QuantNet::new(&net);
     let mut rng = Rng::new(3);
     let mut list = ActionList::new();
     // Positions from random games, so the feature density is realistic.
@@ -87,29 +150,109 @@ fn bench_net<G: Contest>(path: &std::path::Path, period: Duration) -> Result<()>
         while !s.is_terminal() {
             let mut f = vec![0.0; G::NUM_FEATURES];
             s.encode(&mut f);
-            positions.push(f);
             s.legal_actions(&mut list);
+            positions.push((f, list.to_vec()));
             s.apply(list[rng.below(list.len())]);
         }
     }
     let mut logits = vec![0.0; G::NUM_ACTIONS];
-    let mut scratch = Scratch::default();
+    let mut work = Workspace::default();
     let start = Instant::now();
     let mut evals = 0u64;
     while start.elapsed() < period {
-        for f in &positions {
-            net.forward(f, &mut scratch, &mut logits);
+        for (f, legal) in &positions {
+            // One slot: unrelated positions, so the first layer is mostly computed afresh.
+            quantised.evaluate(&mut work, 0, f, legal, &mut logits);
         }
         evals += positions.len() as u64;
     }
-    println!("{}: net forward passes: {:.0}/s ({} parameters)", G::NAME, evals as f64 / start.elapsed().as_secs_f64(), net.num_parameters());
-    let agent_net = Arc::new(net);
-    let mut mcts = Mcts::new(G::new_game(&mut Rng::new(0)), bots::bot::net_search_config::<G>());
-    let stats = mcts.search(&mut NetEvaluator::new(agent_net), &SearchLimits::until(Instant::now() + period));
     println!(
-        "{}: net-guided PUCT search from the start: {:.0} playouts/s (one thread)",
+        "{}: net forward passes (integer, the legal moves' logits, unrelated random-game positions): {:.0}/s ({} parameters)",
         G::NAME,
-        stats.playouts as f64 / stats.elapsed.as_secs_f64()
+        evals as f64 / start.elapsed().as_secs_f64(),
+        net.num_parameters()
+    );
+    // The search the issue of speed is about: the plain net evaluator, from the start.
+    let mut mcts = Mcts::new(G::new_game(&mut Rng::new(0)), bots::bot::net_search_config::<G>());
+    let mut timed = Timed { net: &quantised, work: Workspace::default(), features: vec![0.0; G::NUM_FEATURES], spent: [0.0; 3], calls: 0 };
+    let stats = mcts.search(&mut timed, &SearchLimits::until(Instant::now() + period));
+    let secs = stats.elapsed.as_secs_f64();
+    println!("{}: net-guided PUCT search from the start: {:.0} playouts/s (one thread)", G::NAME, stats.playouts as f64 / secs);
+    let per = |s: f64| s / stats.playouts.max(1) as f64 * 1e6;
+    let tree = secs - timed.spent.iter().sum::<f64>();
+    println!(
+        "{}: a playout's {:.2} us: tree (selection, rules, expansion, backup) {:.2} us, encoding {:.2} us, forward pass {:.2} us, priors {:.2} us (with the timers' cost); first layer updated from the last position in {:.0}% of the {} evaluations",
+        G::NAME,
+        per(secs),
+        per(tree),
+        per(timed.spent[0]),
+        per(timed.spent[1]),
+        per(timed.spent[2]),
+        100.0 * timed.work.incremental as f64 / (timed.work.incremental + timed.work.refreshed).max(1) as f64,
+        timed.calls
+    );
+    // The submission's own search (symmetric views averaged, playouts mixed in, solvers).
+    let mut agent = G::bot_agent(Arc::new(net.clone()), bots::bot::net_search_config::<G>(), None);
+    let state = G::new_game(&mut Rng::new(0));
+    let start = Instant::now();
+    agent.choose(&state, Some(start + period));
+    let playouts = agent.last_playouts().unwrap_or(0);
+    println!("{}: the submission's search from the start: {:.0} playouts/s ({})", G::NAME, playouts as f64 / start.elapsed().as_secs_f64(), agent.last_report());
+    agreement::<G>(&net, &quantised, records)
+}
+
+/// How the integer net compares with the net in f32: the policy's top legal move, the value.
+fn agreement<G: Contest>(net: &Mlp, quantised: &QuantNet, records: &[std::path::PathBuf]) -> Result<()> {
+    let (states, source): (Vec<G>, String) = if records.is_empty() {
+        let mut rng = Rng::new(4);
+        let mut states = Vec::new();
+        let mut mcts = Mcts::new(G::new_game(&mut Rng::new(1)), bots::bot::net_search_config::<G>());
+        while states.len() < 2000 && !mcts.root_state().is_terminal() {
+            // Positions along one search-played game.
+            let mut evaluator = NetEvaluator::quantised(Arc::new(quantised.clone()), 1);
+            mcts.search(&mut evaluator, &SearchLimits::playouts(200));
+            states.push(mcts.root_state().clone());
+            let action = mcts.best_action().expect("a move");
+            mcts.advance(action);
+            if mcts.root_state().is_terminal() {
+                mcts.reset(G::new_game(&mut rng));
+            }
+        }
+        (states, "positions of games the net played with 200 playouts a move".into())
+    } else {
+        let games = crate::view::read_records(records)?;
+        let mut states = Vec::new();
+        for game in &games {
+            let (positions, _) = crate::view::replay::<G>(game.seed, &game.actions).map_err(|e| anyhow::anyhow!("game {}: {e}", game.game))?;
+            states.extend(positions.into_iter().filter(|s| !s.is_terminal()));
+        }
+        let source = format!("{} positions of {} judged games", states.len(), games.len());
+        (states, source)
+    };
+    let (mut same, mut value_error, mut largest, mut n) = (0usize, 0f64, 0f32, 0usize);
+    let mut work = Workspace::default();
+    let (mut features, mut reference, mut list) = (vec![0.0; G::NUM_FEATURES], vec![0.0; G::NUM_ACTIONS], ActionList::new());
+    for state in &states {
+        features.fill(0.0);
+        state.encode(&mut features);
+        state.legal_actions(&mut list);
+        let v = net.forward_f32(&features, &mut reference);
+        let mut logits = vec![0.0; list.len()];
+        let w = quantised.evaluate(&mut work, 0, &features, &list, &mut logits);
+        let top_reference = list.iter().copied().max_by(|&a, &b| reference[a as usize].total_cmp(&reference[b as usize])).expect("a legal move");
+        let top = (0..list.len()).max_by(|&a, &b| logits[a].total_cmp(&logits[b])).map(|i| list[i]).expect("a legal move");
+        same += (top == top_reference) as usize;
+        let error = (v[0] - w[0]).abs();
+        value_error += error as f64;
+        largest = largest.max(error);
+        n += 1;
+    }
+    println!(
+        "{}: integer net against f32 on {source}: the same top move in {:.2}% of {n}, value error {:.5} on average, {:.4} at most",
+        G::NAME,
+        100.0 * same as f64 / n.max(1) as f64,
+        value_error / n.max(1) as f64,
+        largest
     );
     Ok(())
 }

@@ -154,7 +154,7 @@ pub struct PageOptions<'a> {
 }
 
 /// The positions of a game from its setup seed and actions (the judge's `Rng::new(seed)`).
-fn replay<G: Game>(seed: u64, actions: &[String]) -> Result<(Vec<G>, Vec<Action>), String> {
+pub fn replay<G: Game>(seed: u64, actions: &[String]) -> Result<(Vec<G>, Vec<Action>), String> {
     let mut state = G::new_game(&mut Rng::new(seed));
     let mut positions = vec![state.clone()];
     let mut played = Vec::with_capacity(actions.len());

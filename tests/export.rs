@@ -6,7 +6,7 @@ mod common;
 use bots::connect4::Connect4;
 use bots::encode::Encode;
 use bots::game::{ActionList, Game};
-use bots::nn::{Mlp, Scratch, Storage};
+use bots::nn::{Mlp, Storage};
 use bots::nn_write::to_bytes_calibrated;
 use bots::tools::{calibration_inputs, CALIBRATION_POSITIONS, CALIBRATION_SEED};
 use bots::rng::Rng;
@@ -67,13 +67,12 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
         let small = Mlp::from_bytes(&to_bytes_calibrated(&net, dtype, &calibration).unwrap(), "connect4").unwrap();
         let (mut same, mut value_diff, mut n) = (0usize, 0f64, 0usize);
         let (mut f, mut la, mut lb) = (vec![0.0; Connect4::NUM_FEATURES], vec![0.0; 10], vec![0.0; 10]);
-        let mut scratch = Scratch::default();
         let mut legal = ActionList::new();
         for s in &test_positions {
             f.fill(0.0);
             s.encode(&mut f);
-            let va = net.forward(&f, &mut scratch, &mut la);
-            let vb = small.forward(&f, &mut scratch, &mut lb);
+            let va = net.forward_f32(&f, &mut la);
+            let vb = small.forward_f32(&f, &mut lb);
             s.legal_actions(&mut legal);
             let best = |l: &[f32]| legal.iter().copied().max_by(|&x, &y| l[x as usize].total_cmp(&l[y as usize])).unwrap();
             same += (best(&la) == best(&lb)) as usize;

@@ -9,6 +9,7 @@ pub mod classic;
 pub mod codecup;
 pub mod encode;
 pub mod game;
+pub mod infer;
 pub mod mcts;
 pub mod net_eval;
 pub mod nn;

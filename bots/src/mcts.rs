@@ -6,9 +6,11 @@
 //! - Selection is PUCT (for nets: priors, first-play urgency) or UCT1 (the net-free baseline).
 //! - MCTS-solver: terminal nodes carry exact values, and a node is proven as soon as one child
 //!   gives its mover the best possible utility (1.0) or all its children are proven.
-//! - The tree lives in two flat arrays; [`Mcts::advance`] keeps the subtree of the move played.
+//! - The tree lives in one flat arena of words (see `node` and `slot` below): a node's children
+//!   side by side, a child getting its statistics only once selection first picks it, no
+//!   allocation per playout. [`Mcts::advance`] keeps the subtree of the move played.
 //! - Leaf evaluation is split in two calls ([`Mcts::select_leaf`], [`Mcts::expand_leaf`]) so that
-//!   self-play can batch the leaves of many trees into one net call; [`Mcts::search`] is the
+//!   a caller can interleave the searches of many games (self-play); [`Mcts::search`] is the
 //!   plain loop around them.
 
 use crate::game::{Action, ActionList, Game, NUM_PLAYERS};
@@ -81,42 +83,96 @@ pub struct SearchStats {
     pub elapsed: Duration,
 }
 
-const NO_CHILD: u32 = u32::MAX;
+/// No node: a child not expanded yet, a tree without a root expansion.
+const NO_NODE: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// Created, not yet evaluated.
-    Leaf,
-    Expanded,
-    Terminal,
+/// The tree is one arena of words. An expanded node is a header and a chunk of slots, side by
+/// side, plus a list of candidates elsewhere:
+///
+/// - the **candidates** are the node's legal actions with their priors, as the evaluation
+///   gave them, never moved;
+/// - a **slot** holds a child that selection has reached: its statistics and the node of its
+///   own children. Children get a slot only when first chosen. An unvisited child's PUCT score
+///   is `fpu + c * sqrt(N) * prior`, so among the unvisited ones only the highest prior can be
+///   chosen: the header keeps that candidate, and selection compares the slots with it alone.
+///   A Black Hole node has up to 465 children; selection reads the few it has visited.
+///
+/// Each slot field is a run of `capacity` words, so selection reads the values and exploration
+/// terms of the slots from a few neighbouring cache lines, and the slot it picks leads straight
+/// to the next node. A full chunk moves, twice as large, to the end of the arena.
+mod node {
+    /// Children (candidates).
+    pub const COUNT: usize = 0;
+    /// Children with a slot, and the slots there is room for.
+    pub const SLOTS: usize = 1;
+    pub const CAPACITY: usize = 2;
+    /// Where the candidates are: `PRIOR` then `ACTION`, `count` words each.
+    pub const CANDIDATES: usize = 3;
+    /// The unvisited candidate with the highest prior (`count` when every child has a slot).
+    pub const BEST: usize = 4;
+    pub const HEADER: usize = 5;
+
+    /// Candidate runs.
+    pub const PRIOR: usize = 0;
+    /// The action (bits 0-9) and its slot plus one (bits 10-19; 0: none yet).
+    pub const ACTION: usize = 1;
+    pub const SLOT_SHIFT: u32 = 10;
 }
 
+/// The fields of a slot, each a run of `capacity` words after the node's header.
+mod slot {
+    /// `prior / (1 + visits)`, PUCT's exploration term without its node-wide factor (f32):
+    /// kept up to date at backup, so that selection needs no division. Negative (`-prior`,
+    /// sign bit set) while the child is unvisited.
+    pub const EXPLORE: usize = 0;
+    /// The child's mean utility for seat 0 and seat 1 (f32), its exact ones once proven.
+    pub const Q0: usize = 1;
+    pub const Q1: usize = 2;
+    /// The action (bits 0-9), the candidate's index (bits 10-19), the seat to move at the
+    /// child (bit 20), whether it is expanded (bit 21) and proven (bit 22).
+    pub const INFO: usize = 3;
+    /// The child's node, `super::NO_NODE` until it is expanded.
+    pub const NODE: usize = 4;
+    pub const VISITS: usize = 5;
+    pub const FIELDS: usize = 6;
+
+    pub const ACTION_MASK: u32 = (1 << 10) - 1;
+    pub const CANDIDATE_SHIFT: u32 = 10;
+    pub const MOVER_BIT: u32 = 1 << 20;
+    pub const EXPANDED_BIT: u32 = 1 << 21;
+    pub const PROVEN_BIT: u32 = 1 << 22;
+}
+
+/// Room for this many slots at first (all of them for narrower nodes).
+const FIRST_CAPACITY: usize = 8;
+/// The most children a node may have: slot and candidate numbers fit in 10 bits.
+const MAX_CHILDREN: usize = 1023;
+
+/// A child: slot `index` of the node at `node` (whose chunk holds `capacity` slots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    node: u32,
+    capacity: u32,
+    index: u32,
+}
+
+/// The root's own statistics (it has no slot).
 #[derive(Clone, Debug)]
-struct Node {
+struct Root {
     value_sum: [f64; NUM_PLAYERS],
     visits: u32,
-    first_edge: u32,
-    num_edges: u32,
-    mover: u8,
-    kind: Kind,
-    /// Exact value under perfect play, once known.
+    node: u32,
+    mover: usize,
     proven: Option<Values>,
 }
 
-impl Node {
-    fn leaf(mover: usize) -> Self {
-        Node { value_sum: [0.0; NUM_PLAYERS], visits: 0, first_edge: 0, num_edges: 0, mover: mover as u8, kind: Kind::Leaf, proven: None }
+impl Root {
+    fn new(mover: usize) -> Self {
+        Root { value_sum: [0.0; NUM_PLAYERS], visits: 0, node: NO_NODE, mover, proven: None }
     }
     fn mean(&self, player: usize) -> f32 {
         (self.value_sum[player] / self.visits as f64) as f32
     }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Edge {
-    action: Action,
-    prior: f32,
-    child: u32,
 }
 
 /// What search knows about one child of the root.
@@ -125,7 +181,7 @@ pub struct ChildInfo {
     pub action: Action,
     pub prior: f32,
     pub visits: u32,
-    /// Mean utilities of the child's subtree (zero when unvisited).
+    /// Mean utilities of the child's subtree (zero when unvisited; exact once proven).
     pub q: Values,
     pub proven: Option<Values>,
 }
@@ -133,18 +189,26 @@ pub struct ChildInfo {
 pub struct Mcts<G: Game> {
     config: MctsConfig,
     root_state: G,
-    nodes: Vec<Node>,
-    edges: Vec<Edge>,
-    /// Node indices from the root to the current leaf.
-    path: Vec<u32>,
+    root: Root,
+    arena: Vec<u32>,
+    /// Nodes in the tree: children reached at least once, and the root.
+    nodes: usize,
+    /// The children from the root's to the current leaf.
+    path: Vec<Place>,
     leaf_state: G,
     leaf_legal: ActionList,
     leaf_pending: bool,
     priors: Vec<f32>,
-    /// The arrays of the previous tree, kept (cleared) for the next re-rooting: freeing a tree of
+    /// The arena of the previous tree, kept (cleared) for the next re-rooting: freeing a tree of
     /// hundreds of thousands of nodes inside a timed turn can cost more than the safety margin.
-    spare_nodes: Vec<Node>,
-    spare_edges: Vec<Edge>,
+    spare: Vec<u32>,
+}
+
+/// A run of words holding f32 bits, as f32s.
+#[inline]
+fn as_f32(words: &[u32]) -> &[f32] {
+    // SAFETY: u32 and f32 have the same size and alignment, and every bit pattern is an f32.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const f32, words.len()) }
 }
 
 impl<G: Game> Mcts<G> {
@@ -152,15 +216,15 @@ impl<G: Game> Mcts<G> {
         let mut m = Mcts {
             config,
             root_state: state.clone(),
-            nodes: Vec::new(),
-            edges: Vec::new(),
+            root: Root::new(state.to_move()),
+            arena: Vec::new(),
+            nodes: 1,
             path: Vec::new(),
             leaf_state: state.clone(),
             leaf_legal: ActionList::new(),
             leaf_pending: false,
             priors: Vec::new(),
-            spare_nodes: Vec::new(),
-            spare_edges: Vec::new(),
+            spare: Vec::new(),
         };
         m.reset(state);
         m
@@ -176,11 +240,177 @@ impl<G: Game> Mcts<G> {
 
     /// Discards the tree and starts from `state`.
     pub fn reset(&mut self, state: G) {
-        self.nodes.clear();
-        self.edges.clear();
-        self.nodes.push(Node::leaf(state.to_move()));
+        self.arena.clear();
+        self.root = Root::new(state.to_move());
+        self.nodes = 1;
         self.root_state = state;
         self.leaf_pending = false;
+    }
+
+    // Reading and writing the arena.
+
+    #[inline]
+    fn header(&self, node: u32, field: usize) -> u32 {
+        self.arena[node as usize + field]
+    }
+
+    #[inline]
+    fn set_header(&mut self, node: u32, field: usize, value: u32) {
+        self.arena[node as usize + field] = value;
+    }
+
+    #[inline]
+    fn at(place: Place, field: usize) -> usize {
+        place.node as usize + node::HEADER + field * place.capacity as usize + place.index as usize
+    }
+
+    #[inline]
+    fn get(&self, place: Place, field: usize) -> u32 {
+        self.arena[Self::at(place, field)]
+    }
+
+    #[inline]
+    fn set(&mut self, place: Place, field: usize, value: u32) {
+        let at = Self::at(place, field);
+        self.arena[at] = value;
+    }
+
+    /// Candidate run `run` of `node`, entry `k`.
+    #[inline]
+    fn candidate(&self, node: u32, run: usize, k: u32) -> u32 {
+        let count = self.header(node, node::COUNT) as usize;
+        self.arena[self.header(node, node::CANDIDATES) as usize + run * count + k as usize]
+    }
+
+    #[inline]
+    fn set_candidate(&mut self, node: u32, run: usize, k: u32, value: u32) {
+        let count = self.header(node, node::COUNT) as usize;
+        let at = self.header(node, node::CANDIDATES) as usize + run * count + k as usize;
+        self.arena[at] = value;
+    }
+
+    fn candidate_prior(&self, node: u32, k: u32) -> f32 {
+        f32::from_bits(self.candidate(node, node::PRIOR, k))
+    }
+
+    /// Slot `index` of `node`.
+    #[inline]
+    fn place(&self, node: u32, index: u32) -> Place {
+        Place { node, capacity: self.header(node, node::CAPACITY), index }
+    }
+
+    /// The slot of candidate `k` of `node`, if it has one.
+    fn slot_of(&self, node: u32, k: u32) -> Option<Place> {
+        let slot = self.candidate(node, node::ACTION, k) >> node::SLOT_SHIFT;
+        (slot > 0).then(|| self.place(node, slot - 1))
+    }
+
+    /// The node of the child at `place` (`None` for the root), `NO_NODE` when not expanded,
+    /// and the seat to move there.
+    #[inline]
+    fn node_of(&self, place: Option<Place>) -> (u32, usize) {
+        match place {
+            None => (self.root.node, self.root.mover),
+            Some(p) => {
+                let info = self.get(p, slot::INFO);
+                let node = if info & slot::EXPANDED_BIT != 0 { self.get(p, slot::NODE) } else { NO_NODE };
+                (node, (info & slot::MOVER_BIT != 0) as usize)
+            }
+        }
+    }
+
+    fn proven_at(&self, place: Option<Place>) -> Option<Values> {
+        match place {
+            None => self.root.proven,
+            Some(p) => (self.get(p, slot::INFO) & slot::PROVEN_BIT != 0).then(|| [f32::from_bits(self.get(p, slot::Q0)), f32::from_bits(self.get(p, slot::Q1))]),
+        }
+    }
+
+    fn set_proven(&mut self, place: Option<Place>, exact: Values) {
+        let Some(p) = place else {
+            self.root.proven = Some(exact);
+            return;
+        };
+        let info = self.get(p, slot::INFO);
+        self.set(p, slot::INFO, info | slot::PROVEN_BIT);
+        self.set(p, slot::Q0, exact[0].to_bits());
+        self.set(p, slot::Q1, exact[1].to_bits());
+    }
+
+    /// A new node for `count` candidates found at `candidates`, with room for some slots.
+    /// Its best candidate is found here.
+    fn new_node(&mut self, count: usize, candidates: u32) -> u32 {
+        let capacity = if count <= 2 * FIRST_CAPACITY { count } else { FIRST_CAPACITY };
+        let node = self.arena.len() as u32;
+        self.arena.resize(self.arena.len() + node::HEADER + slot::FIELDS * capacity, 0);
+        self.set_header(node, node::COUNT, count as u32);
+        self.set_header(node, node::CAPACITY, capacity as u32);
+        self.set_header(node, node::CANDIDATES, candidates);
+        self.update_best(node);
+        node
+    }
+
+    /// Finds the unvisited candidate of `node` with the highest prior (the first of equals).
+    fn update_best(&mut self, node: u32) {
+        let count = self.header(node, node::COUNT) as usize;
+        let start = self.header(node, node::CANDIDATES) as usize;
+        let priors = as_f32(&self.arena[start..start + count]);
+        let actions = &self.arena[start + count..start + 2 * count];
+        let mut best = count;
+        let mut top = f32::NEG_INFINITY;
+        for k in 0..count {
+            if actions[k] >> node::SLOT_SHIFT == 0 && (priors[k] > top || best == count) {
+                top = priors[k];
+                best = k;
+            }
+        }
+        self.set_header(node, node::BEST, best as u32);
+    }
+
+    /// Gives candidate `k` of the node at `node` a slot (the node's chunk moves when full:
+    /// `owner` is the slot that points to it, `None` for the root). Returns the slot.
+    fn give_slot(&mut self, mut node: u32, owner: Option<Place>, k: u32) -> Place {
+        let slots = self.header(node, node::SLOTS);
+        let capacity = self.header(node, node::CAPACITY);
+        if slots == capacity {
+            node = self.grow(node, owner);
+        }
+        let place = self.place(node, slots);
+        let prior = self.candidate_prior(node, k);
+        let action = self.candidate(node, node::ACTION, k) & slot::ACTION_MASK;
+        self.set(place, slot::EXPLORE, (-prior).to_bits());
+        self.set(place, slot::Q0, 0);
+        self.set(place, slot::Q1, 0);
+        self.set(place, slot::INFO, action | k << slot::CANDIDATE_SHIFT);
+        self.set(place, slot::NODE, NO_NODE);
+        self.set(place, slot::VISITS, 0);
+        let entry = self.candidate(node, node::ACTION, k);
+        self.set_candidate(node, node::ACTION, k, entry | (slots + 1) << node::SLOT_SHIFT);
+        self.set_header(node, node::SLOTS, slots + 1);
+        if self.header(node, node::BEST) == k {
+            self.update_best(node);
+        }
+        place
+    }
+
+    /// Moves the node at `node` to the end of the arena with twice the slots; returns where.
+    fn grow(&mut self, node: u32, owner: Option<Place>) -> u32 {
+        let count = self.header(node, node::COUNT);
+        let (slots, capacity) = (self.header(node, node::SLOTS) as usize, self.header(node, node::CAPACITY) as usize);
+        let wider = (2 * capacity).min(count as usize).max(1);
+        let moved = self.arena.len();
+        self.arena.resize(moved + node::HEADER + slot::FIELDS * wider, 0);
+        self.arena.copy_within(node as usize..node as usize + node::HEADER, moved);
+        for field in 0..slot::FIELDS {
+            let from = node as usize + node::HEADER + field * capacity;
+            self.arena.copy_within(from..from + slots, moved + node::HEADER + field * wider);
+        }
+        self.arena[moved + node::CAPACITY] = wider as u32;
+        match owner {
+            None => self.root.node = moved as u32,
+            Some(p) => self.set(p, slot::NODE, moved as u32),
+        }
+        moved as u32
     }
 
     /// Plays `action` at the root, keeping what was learnt about the position it leads to.
@@ -192,107 +422,137 @@ impl<G: Game> Mcts<G> {
     /// over several plies copies only the final subtree, which is much smaller than the
     /// intermediate one (the bot's own move keeps most of the tree; the reply cuts it down).
     pub fn advance_path(&mut self, actions: &[Action]) {
-        let mut node = 0u32;
+        let mut place = None;
         let mut next = self.root_state.clone();
         for (i, &action) in actions.iter().enumerate() {
-            let n = &self.nodes[node as usize];
-            let edges = &self.edges[n.first_edge as usize..(n.first_edge + n.num_edges) as usize];
-            node = edges.iter().find(|e| e.action == action).map_or(NO_CHILD, |e| e.child);
+            let found = self.child_place(place, action);
             next.apply(action);
-            if node == NO_CHILD {
-                for &rest in &actions[i + 1..] {
-                    next.apply(rest);
+            match found {
+                Some(child) => place = Some(child),
+                None => {
+                    for &rest in &actions[i + 1..] {
+                        next.apply(rest);
+                    }
+                    self.reset(next);
+                    return;
                 }
-                self.reset(next);
-                return;
             }
         }
         // A position decided before the end (`Game::decided_utilities`) was a leaf of the old
         // tree; as the root it still needs a move, so the search starts there afresh.
-        if self.nodes[node as usize].kind == Kind::Terminal && !next.is_terminal() {
-            self.reset(next);
-            return;
-        }
-        if node != 0 {
-            self.compact_from(node);
+        if let Some(p) = place {
+            if self.node_of(Some(p)).0 == NO_NODE {
+                self.reset(next);
+                return;
+            }
+            self.compact_from(p);
         }
         self.root_state = next;
         self.leaf_pending = false;
     }
 
-    /// Rebuilds the arrays with `new_root` at index 0 and only its subtree.
-    fn compact_from(&mut self, new_root: u32) {
-        let mut nodes = std::mem::take(&mut self.spare_nodes);
-        let mut edges = std::mem::take(&mut self.spare_edges);
-        nodes.clear();
-        edges.clear();
-        nodes.push(self.nodes[new_root as usize].clone());
-        let mut queue = vec![(0usize, new_root as usize)];
-        while let Some((new_index, old_index)) = queue.pop() {
-            let old = &self.nodes[old_index];
-            let first = edges.len() as u32;
-            for e in &self.edges[old.first_edge as usize..(old.first_edge + old.num_edges) as usize] {
-                let mut e = *e;
-                if e.child != NO_CHILD {
-                    let copied = nodes.len();
-                    nodes.push(self.nodes[e.child as usize].clone());
-                    queue.push((copied, e.child as usize));
-                    e.child = copied as u32;
-                }
-                edges.push(e);
-            }
-            nodes[new_index].first_edge = first;
+    /// The visited child of the node at `place` that `action` leads to.
+    fn child_place(&self, place: Option<Place>, action: Action) -> Option<Place> {
+        let (node, _) = self.node_of(place);
+        if node == NO_NODE {
+            return None;
         }
-        // The old arrays become the spare ones: cleared, their memory kept.
-        self.spare_nodes = std::mem::replace(&mut self.nodes, nodes);
-        self.spare_edges = std::mem::replace(&mut self.edges, edges);
-        self.spare_nodes.clear();
-        self.spare_edges.clear();
+        let count = self.header(node, node::COUNT);
+        let k = (0..count).find(|&k| self.candidate(node, node::ACTION, k) & slot::ACTION_MASK == action as u32)?;
+        self.slot_of(node, k).filter(|&p| self.get(p, slot::VISITS) > 0)
+    }
+
+    /// Rebuilds the arena with the child at `place` as the root and only its subtree.
+    fn compact_from(&mut self, place: Place) {
+        let (node, mover) = self.node_of(Some(place));
+        let visits = self.get(place, slot::VISITS);
+        let means = [f32::from_bits(self.get(place, slot::Q0)), f32::from_bits(self.get(place, slot::Q1))];
+        let proven = self.proven_at(Some(place));
+        let mut arena = std::mem::take(&mut self.spare);
+        arena.clear();
+        let mut nodes = 1;
+        // (old node, where its copy's offset is to be written: None for the root).
+        let mut queue: Vec<(u32, Option<usize>)> = vec![(node, None)];
+        let mut root_node = NO_NODE;
+        while let Some((old, owner)) = queue.pop() {
+            let count = self.header(old, node::COUNT) as usize;
+            let (slots, capacity) = (self.header(old, node::SLOTS) as usize, self.header(old, node::CAPACITY) as usize);
+            let new = arena.len();
+            arena.extend_from_slice(&self.arena[old as usize..old as usize + node::HEADER + slot::FIELDS * capacity]);
+            let candidates = self.header(old, node::CANDIDATES) as usize;
+            arena[new + node::CANDIDATES] = arena.len() as u32;
+            arena.extend_from_slice(&self.arena[candidates..candidates + 2 * count]);
+            match owner {
+                Some(at) => arena[at] = new as u32,
+                None => root_node = new as u32,
+            }
+            for i in 0..slots {
+                let p = Place { node: old, capacity: capacity as u32, index: i as u32 };
+                nodes += (self.get(p, slot::VISITS) > 0) as usize;
+                if self.get(p, slot::INFO) & slot::EXPANDED_BIT != 0 {
+                    queue.push((self.get(p, slot::NODE), Some(new + node::HEADER + slot::NODE * capacity + i)));
+                }
+            }
+        }
+        // The root's mean is kept as sums: mean times visits.
+        self.root = Root { value_sum: [means[0] as f64 * visits as f64, means[1] as f64 * visits as f64], visits, node: root_node, mover, proven };
+        self.nodes = nodes;
+        // The old arena becomes the spare one: cleared, its memory kept.
+        self.spare = std::mem::replace(&mut self.arena, arena);
+        self.spare.clear();
     }
 
     pub fn tree_size(&self) -> usize {
-        self.nodes.len()
+        self.nodes
+    }
+
+    /// Bytes the tree's arena holds.
+    pub fn tree_bytes(&self) -> usize {
+        self.arena.len() * 4
+    }
+
+    /// Length of the last playout's path (root included).
+    pub fn last_depth(&self) -> usize {
+        self.path.len() + 1
     }
 
     pub fn is_full(&self) -> bool {
-        self.nodes.len() >= self.config.max_nodes
+        self.nodes >= self.config.max_nodes
     }
 
     /// Playouts that went through the root (including those kept from earlier turns).
     pub fn root_visits(&self) -> u32 {
-        self.nodes[0].visits
+        self.root.visits
     }
 
     /// Mean utilities at the root, or its exact value once proven.
     pub fn root_value(&self) -> Values {
-        let root = &self.nodes[0];
+        let root = &self.root;
         root.proven.unwrap_or_else(|| if root.visits == 0 { [0.0; NUM_PLAYERS] } else { [root.mean(0), root.mean(1)] })
     }
 
     pub fn root_proven(&self) -> Option<Values> {
-        self.nodes[0].proven
+        self.root.proven
     }
 
-    fn root_edges(&self) -> &[Edge] {
-        let root = &self.nodes[0];
-        &self.edges[root.first_edge as usize..(root.first_edge + root.num_edges) as usize]
-    }
-
+    /// The root's actions in the order the evaluation saw them, with what the search knows of
+    /// each.
     pub fn root_children(&self) -> Vec<ChildInfo> {
-        self.root_edges()
-            .iter()
-            .map(|e| {
-                let child = (e.child != NO_CHILD).then(|| &self.nodes[e.child as usize]);
-                let visits = child.map_or(0, |c| c.visits);
-                ChildInfo {
-                    action: e.action,
-                    prior: e.prior,
-                    visits,
-                    q: match child {
-                        Some(c) if visits > 0 => [c.mean(0), c.mean(1)],
-                        _ => [0.0; NUM_PLAYERS],
-                    },
-                    proven: child.and_then(|c| c.proven),
+        let node = self.root.node;
+        if node == NO_NODE {
+            return Vec::new();
+        }
+        (0..self.header(node, node::COUNT))
+            .map(|k| {
+                let action = (self.candidate(node, node::ACTION, k) & slot::ACTION_MASK) as Action;
+                let prior = self.candidate_prior(node, k);
+                match self.slot_of(node, k) {
+                    None => ChildInfo { action, prior, visits: 0, q: [0.0; NUM_PLAYERS], proven: None },
+                    Some(p) => {
+                        let visits = self.get(p, slot::VISITS);
+                        let q = [f32::from_bits(self.get(p, slot::Q0)), f32::from_bits(self.get(p, slot::Q1))];
+                        ChildInfo { action, prior, visits, q: if visits > 0 { q } else { [0.0; NUM_PLAYERS] }, proven: self.proven_at(Some(p)) }
+                    }
                 }
             })
             .collect()
@@ -301,9 +561,9 @@ impl<G: Game> Mcts<G> {
     /// The move to play: a proven best move when there is one, else the most visited child
     /// that is not a proven loss (ties broken by mean value).
     pub fn best_action(&self) -> Option<Action> {
-        let mover = self.nodes[0].mover as usize;
+        let mover = self.root.mover;
         let children = self.root_children();
-        if let Some(exact) = self.nodes[0].proven {
+        if let Some(exact) = self.root.proven {
             return children
                 .iter()
                 .filter(|c| c.proven.is_some_and(|v| v[mover] >= exact[mover]))
@@ -328,9 +588,11 @@ impl<G: Game> Mcts<G> {
         let start = Instant::now();
         let mut playouts = 0u64;
         loop {
+            // The clock is read every fourth playout: a read costs as much as a tenth of a
+            // fast playout, and four playouts last microseconds.
             if limits.playouts.is_some_and(|n| playouts >= n)
-                || limits.deadline.is_some_and(|d| Instant::now() >= d)
-                || (self.config.stop_when_proven && self.nodes[0].proven.is_some())
+                || (playouts % 4 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+                || (self.config.stop_when_proven && self.root.proven.is_some())
                 || self.is_full()
                 || self.root_state.is_terminal()
             {
@@ -347,7 +609,7 @@ impl<G: Game> Mcts<G> {
             }
             playouts += 1;
         }
-        SearchStats { playouts, tree_nodes: self.nodes.len(), elapsed: start.elapsed() }
+        SearchStats { playouts, tree_nodes: self.nodes, elapsed: start.elapsed() }
     }
 
     /// Walks down to a leaf. Returns the leaf's state and legal actions when it needs an
@@ -365,19 +627,49 @@ impl<G: Game> Mcts<G> {
         assert!(!self.root_state.is_terminal(), "search from a terminal position");
         self.path.clear();
         self.leaf_state.clone_from(&self.root_state);
-        let mut node = 0u32;
+        if let Some(exact) = self.root.proven {
+            self.backup(exact, false);
+            return None;
+        }
+        if self.root.node == NO_NODE {
+            // The root is never terminal, nor taken as decided: the search names a move there.
+            self.leaf_state.search_actions(&mut self.leaf_legal);
+            self.leaf_pending = true;
+            return Some((&self.leaf_state, self.leaf_legal.as_slice()));
+        }
+        if let Some(k) = root_child {
+            assert!(k < self.header(self.root.node, node::COUNT) as usize, "root child {k} out of range");
+        }
+        let (mut node, mut mover) = (self.root.node, self.root.mover);
+        let (mut visits, mut mean) = (self.root.visits, self.root.mean(mover));
+        let mut owner: Option<Place> = None;
         loop {
-            self.path.push(node);
-            let n = &mut self.nodes[node as usize];
-            if let Some(exact) = n.proven {
+            let place = match root_child.filter(|_| self.path.is_empty()).map(|k| k as u32) {
+                Some(k) => match self.slot_of(node, k) {
+                    Some(p) => p,
+                    None => self.give_slot(node, owner, k),
+                },
+                None => self.select_child(node, owner, mover, visits, mean),
+            };
+            self.path.push(place);
+            let info = self.get(place, slot::INFO);
+            if info & slot::EXPANDED_BIT != 0 {
+                // The child's node is the next level's first read: fetch it while the move
+                // is applied.
+                prefetch(&self.arena, self.get(place, slot::NODE) as usize);
+            }
+            self.leaf_state.apply((info & slot::ACTION_MASK) as Action);
+            if info & slot::PROVEN_BIT != 0 {
+                let exact = self.proven_at(Some(place)).unwrap();
                 self.backup(exact, false);
                 return None;
             }
-            if n.kind == Kind::Leaf {
-                // The root is never terminal, nor taken as decided: the search names a move there.
-                if let Some(exact) = (node != 0).then(|| self.leaf_state.decided_utilities()).flatten() {
-                    n.kind = Kind::Terminal;
-                    n.proven = Some(exact);
+            if info & slot::EXPANDED_BIT == 0 {
+                if self.get(place, slot::VISITS) == 0 {
+                    self.nodes += 1;
+                }
+                if let Some(exact) = self.leaf_state.decided_utilities() {
+                    self.set_proven(Some(place), exact);
                     self.backup(exact, true);
                     return None;
                 }
@@ -385,142 +677,158 @@ impl<G: Game> Mcts<G> {
                 self.leaf_pending = true;
                 return Some((&self.leaf_state, self.leaf_legal.as_slice()));
             }
-            let e = match root_child {
-                Some(k) if node == 0 => {
-                    assert!(k < self.nodes[0].num_edges as usize, "root child {k} out of range");
-                    self.nodes[0].first_edge as usize + k
-                }
-                _ => self.select_edge(node as usize),
-            };
-            let action = self.edges[e].action;
-            self.leaf_state.apply(action);
-            if self.edges[e].child == NO_CHILD {
-                self.edges[e].child = self.nodes.len() as u32;
-                self.nodes.push(Node::leaf(self.leaf_state.to_move()));
-            }
-            node = self.edges[e].child;
+            visits = self.get(place, slot::VISITS);
+            mover = (info & slot::MOVER_BIT != 0) as usize;
+            mean = f32::from_bits(self.get(place, slot::Q0 + mover));
+            node = self.get(place, slot::NODE);
+            owner = Some(place);
         }
     }
 
     /// The leaf waiting for [`Mcts::expand_leaf`], if any, and whether it is the root.
     pub fn pending_leaf(&self) -> Option<(&G, &[Action], bool)> {
-        self.leaf_pending.then(|| (&self.leaf_state, self.leaf_legal.as_slice(), self.path.len() == 1))
+        self.leaf_pending.then(|| (&self.leaf_state, self.leaf_legal.as_slice(), self.path.is_empty()))
     }
 
     /// Completes the playout started by [`Mcts::select_leaf`]: `priors[i]` weighs the i-th
     /// legal action it returned, `values` is the leaf's utility for each seat.
+    #[inline(never)]
     pub fn expand_leaf(&mut self, priors: &[f32], values: Values) {
         assert!(self.leaf_pending, "expand_leaf without a pending leaf");
         self.leaf_pending = false;
-        let legal = self.leaf_legal.as_slice();
-        debug_assert_eq!(priors.len(), legal.len());
+        let n = self.leaf_legal.len();
+        debug_assert_eq!(priors.len(), n);
+        assert!(n > 0 && n <= MAX_CHILDREN, "a leaf to expand has 1 to {MAX_CHILDREN} actions");
         let sum: f32 = priors.iter().sum();
         let uniform = !(sum > 0.0 && sum.is_finite());
-        let first = self.edges.len() as u32;
-        for (i, &action) in legal.iter().enumerate() {
-            let prior = if uniform { 1.0 / legal.len() as f32 } else { priors[i] / sum };
-            self.edges.push(Edge { action, prior, child: NO_CHILD });
+        let mover = self.leaf_state.to_move();
+        let prior = |i: usize| if uniform { 1.0 / n as f32 } else { priors[i] / sum };
+        let candidates = self.arena.len();
+        self.arena.extend((0..n).map(|i| prior(i).to_bits()));
+        for i in 0..n {
+            self.arena.push(self.leaf_legal[i] as u32);
         }
-        let leaf = &mut self.nodes[*self.path.last().unwrap() as usize];
-        leaf.first_edge = first;
-        leaf.num_edges = legal.len() as u32;
-        leaf.kind = Kind::Expanded;
+        let node = self.new_node(n, candidates as u32);
+        match self.path.last().copied() {
+            None => {
+                self.root.node = node;
+                self.root.mover = mover;
+            }
+            Some(place) => {
+                let info = self.get(place, slot::INFO);
+                let info = info & !slot::MOVER_BIT | if mover == 1 { slot::MOVER_BIT } else { 0 } | slot::EXPANDED_BIT;
+                self.set(place, slot::INFO, info);
+                self.set(place, slot::NODE, node);
+            }
+        }
         self.backup(values, false);
     }
 
     pub fn root_expanded(&self) -> bool {
-        self.nodes[0].kind == Kind::Expanded
+        self.root.node != NO_NODE
     }
 
-    fn select_edge(&self, node: usize) -> usize {
-        let n = &self.nodes[node];
-        let mover = n.mover as usize;
-        let range = n.first_edge as usize..(n.first_edge + n.num_edges) as usize;
-        let parent_visits = n.visits.max(1) as f32;
-        let mut best = range.start;
-        let mut best_score = f32::NEG_INFINITY;
-        match self.config.selection {
+    /// The child selection picks at `node` (with `visits` visits and a mean of `mean` for its
+    /// `mover`): one of its slots, or its best unvisited candidate, which then gets a slot.
+    #[inline(never)]
+    fn select_child(&mut self, node: u32, owner: Option<Place>, mover: usize, visits: u32, mean: f32) -> Place {
+        let (slots, capacity) = (self.header(node, node::SLOTS) as usize, self.header(node, node::CAPACITY) as usize);
+        let best = self.header(node, node::BEST);
+        let run = |field: usize| {
+            let start = node as usize + node::HEADER + field * capacity;
+            &self.arena[start..start + slots]
+        };
+        let parent_visits = visits.max(1) as f32;
+        let (q, explore) = (as_f32(run(slot::Q0 + mover)), as_f32(run(slot::EXPLORE)));
+        let has_candidate = best < self.header(node, node::COUNT);
+        let chosen = match self.config.selection {
             Selection::Puct { c, fpu_reduction } => {
-                let scale = c * parent_visits.sqrt();
-                let fpu = n.mean(mover) - fpu_reduction;
-                for i in range {
-                    let e = &self.edges[i];
-                    let (q, visits) = self.child_q(e.child, mover, fpu);
-                    let score = q + scale * e.prior / (1.0 + visits as f32);
-                    if score > best_score {
-                        best_score = score;
-                        best = i;
-                    }
-                }
+                let (fpu, scale) = (mean - fpu_reduction, c * parent_visits.sqrt());
+                let (index, top) = puct_argmax(q, explore, fpu, scale);
+                // The best unvisited candidate: a slot of the same score stays first.
+                if has_candidate && (slots == 0 || fpu + scale * self.candidate_prior(node, best) > top) { None } else { Some(index) }
             }
             Selection::Uct { c } => {
-                let log_n = parent_visits.ln();
-                for i in range {
-                    let e = &self.edges[i];
-                    let (q, visits) = self.child_q(e.child, mover, f32::INFINITY);
-                    if visits == 0 && q == f32::INFINITY {
-                        return i;
-                    }
-                    let score = q + c * (log_n / visits.max(1) as f32).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = i;
+                // Unvisited children first.
+                let visit_counts = run(slot::VISITS);
+                match visit_counts.iter().position(|&v| v == 0) {
+                    Some(i) => Some(i),
+                    None if has_candidate => None,
+                    None => {
+                        let log_n = parent_visits.ln();
+                        let mut best = 0;
+                        let mut best_score = f32::NEG_INFINITY;
+                        for i in 0..q.len() {
+                            let score = q[i] + c * (log_n / visit_counts[i] as f32).sqrt();
+                            if score > best_score {
+                                best_score = score;
+                                best = i;
+                            }
+                        }
+                        Some(best)
                     }
                 }
             }
-        }
-        best
-    }
-
-    /// The value of a child for `mover` (exact when proven, `unvisited` when never visited)
-    /// and its visit count.
-    #[inline]
-    fn child_q(&self, child: u32, mover: usize, unvisited: f32) -> (f32, u32) {
-        if child == NO_CHILD {
-            return (unvisited, 0);
-        }
-        let c = &self.nodes[child as usize];
-        match c.proven {
-            Some(v) => (v[mover], c.visits),
-            None if c.visits == 0 => (unvisited, 0),
-            None => (c.mean(mover), c.visits),
+        };
+        match chosen {
+            Some(i) => Place { node, capacity: capacity as u32, index: i as u32 },
+            None => self.give_slot(node, owner, best),
         }
     }
 
+    /// Adds `values` to every node of the path, then proves what a proven leaf settles.
+    #[inline(never)]
     fn backup(&mut self, values: Values, leaf_proven: bool) {
-        for &i in &self.path {
-            let n = &mut self.nodes[i as usize];
-            n.visits += 1;
-            for p in 0..NUM_PLAYERS {
-                n.value_sum[p] += values[p] as f64;
+        let root = &mut self.root;
+        root.visits += 1;
+        for p in 0..NUM_PLAYERS {
+            root.value_sum[p] += values[p] as f64;
+        }
+        for k in 0..self.path.len() {
+            let place = self.path[k];
+            let visits = self.get(place, slot::VISITS) + 1;
+            self.set(place, slot::VISITS, visits);
+            let explore = f32::from_bits(self.get(place, slot::EXPLORE));
+            // The first visit turns -prior into prior / 2; later ones scale it.
+            let prior = if explore.is_sign_negative() { -explore } else { explore * visits as f32 };
+            self.set(place, slot::EXPLORE, (prior / (1.0 + visits as f32)).to_bits());
+            if self.get(place, slot::INFO) & slot::PROVEN_BIT == 0 {
+                // Running means, in f32: a visit moves them by a share of 1 / visits.
+                let rate = 1.0 / visits as f32;
+                for (p, field) in [slot::Q0, slot::Q1].into_iter().enumerate() {
+                    let q = f32::from_bits(self.get(place, field));
+                    self.set(place, field, (q + (values[p] - q) * rate).to_bits());
+                }
             }
         }
         if leaf_proven {
-            for k in (0..self.path.len() - 1).rev() {
-                if !self.try_prove(self.path[k] as usize) {
+            // The leaf is proven; try its ancestors, nearest first.
+            for k in (0..self.path.len()).rev() {
+                let place = if k == 0 { None } else { Some(self.path[k - 1]) };
+                if !self.try_prove(place) {
                     break;
                 }
             }
         }
     }
 
-    /// Marks `node` proven if one child gives its mover the best possible utility or all
-    /// children are proven (then the value is the mover's best child).
-    fn try_prove(&mut self, node: usize) -> bool {
-        let n = &self.nodes[node];
-        if n.proven.is_some() {
+    /// Marks the node at `place` proven if one child gives its mover the best possible utility
+    /// or all children are proven (then the value is the mover's best child).
+    fn try_prove(&mut self, place: Option<Place>) -> bool {
+        if self.proven_at(place).is_some() {
             return true;
         }
-        if n.kind != Kind::Expanded {
+        let (node, mover) = self.node_of(place);
+        if node == NO_NODE {
             return false;
         }
-        let mover = n.mover as usize;
+        let (slots, count) = (self.header(node, node::SLOTS), self.header(node, node::COUNT));
         let mut best: Option<Values> = None;
-        let mut all_proven = true;
-        for e in &self.edges[n.first_edge as usize..(n.first_edge + n.num_edges) as usize] {
-            match (e.child != NO_CHILD).then(|| self.nodes[e.child as usize].proven).flatten() {
+        let mut all_proven = slots == count;
+        for i in 0..slots {
+            match self.proven_at(Some(self.place(node, i))) {
                 Some(v) if v[mover] >= BEST_UTILITY => {
-                    self.nodes[node].proven = Some(v);
+                    self.set_proven(place, v);
                     return true;
                 }
                 Some(v) => {
@@ -532,10 +840,95 @@ impl<G: Game> Mcts<G> {
             }
         }
         if all_proven {
-            self.nodes[node].proven = best;
+            if let Some(v) = best {
+                self.set_proven(place, v);
+            }
         }
         all_proven
     }
+}
+
+/// Asks the CPU to bring `words[at..]` into the cache (a hint; nothing elsewhere).
+#[inline(always)]
+fn prefetch(words: &[u32], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(word) = words.get(at) {
+            // SAFETY: a prefetch of a valid address has no effect but on the caches.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(word as *const u32 as *const i8) };
+        }
+    }
+}
+
+/// The child PUCT picks among a node's children, and its score: the first with the highest
+/// `Q + scale * |explore|`, `fpu` standing in for the Q of unvisited children (a negative
+/// `explore`). On x86-64 with AVX2 the same code runs compiled for 8-wide vectors (checked at
+/// run time); maxima and comparisons are exact, so both paths pick the same child.
+#[inline]
+fn puct_argmax(q: &[f32], explore: &[f32], fpu: f32, scale: f32) -> (usize, f32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if q.len() >= 16 && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been checked for the feature the function enables.
+            return unsafe { puct_argmax_avx2(q, explore, fpu, scale) };
+        }
+    }
+    puct_argmax_portable(q, explore, fpu, scale)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn puct_argmax_avx2(q: &[f32], explore: &[f32], fpu: f32, scale: f32) -> (usize, f32) {
+    puct_argmax_portable(q, explore, fpu, scale)
+}
+
+#[inline(always)]
+fn puct_argmax_portable(q: &[f32], explore: &[f32], fpu: f32, scale: f32) -> (usize, f32) {
+    let n = q.len().min(explore.len());
+    let (q, explore) = (&q[..n], &explore[..n]);
+    let score = |i: usize| {
+        let e = explore[i];
+        if e.is_sign_negative() { fpu - scale * e } else { q[i] + scale * e }
+    };
+    if n < 16 {
+        // Too few children for lanes to pay.
+        let (mut top, mut index) = (f32::NEG_INFINITY, 0usize);
+        for i in 0..n {
+            let s = score(i);
+            // Selects, not branches: which child wins is hard to predict.
+            let better = s > top;
+            top = if better { s } else { top };
+            index = if better { i } else { index };
+        }
+        return (index, top);
+    }
+    // Eight lanes, each keeping the first of its highest scores; then the first of the lanes'.
+    let mut best = [f32::NEG_INFINITY; 8];
+    let mut at = [0u32; 8];
+    let whole = n / 8 * 8;
+    for base in (0..whole).step_by(8) {
+        for j in 0..8 {
+            let s = score(base + j);
+            let better = s > best[j];
+            best[j] = if better { s } else { best[j] };
+            at[j] = if better { (base + j) as u32 } else { at[j] };
+        }
+    }
+    let (mut top, mut index) = (f32::NEG_INFINITY, 0usize);
+    for j in 0..8 {
+        if best[j] > top || (best[j] == top && (at[j] as usize) < index) {
+            top = best[j];
+            index = at[j] as usize;
+        }
+    }
+    for i in whole..n {
+        let s = score(i);
+        if s > top {
+            top = s;
+            index = i;
+        }
+    }
+    (index, top)
 }
 
 #[cfg(test)]
@@ -727,6 +1120,48 @@ mod tests {
         }
         let visits = |m: &Mcts<Connect4>| m.root_children().iter().map(|c| c.visits).collect::<Vec<_>>();
         assert_eq!(visits(&a), visits(&b));
+    }
+
+    #[test]
+    fn children_get_their_statistics_when_first_chosen_and_chunks_grow() {
+        use crate::blackhole::BlackHole;
+        let state = BlackHole::new_game(&mut Rng::new(3));
+        let mut legal = ActionList::new();
+        state.search_actions(&mut legal);
+        // No first-play reduction: unvisited children score as well as visited ones, so the
+        // search spreads over many of them.
+        let config = MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.0 }, ..MctsConfig::puct() };
+        let mut m = Mcts::new(state.clone(), config);
+        m.search(&mut UniformEvaluator, &SearchLimits::playouts(200));
+        let children = m.root_children();
+        assert_eq!(children.len(), legal.len(), "every legal action is a child");
+        assert_eq!(children.iter().map(|c| c.action).collect::<Vec<_>>(), legal.to_vec(), "in the order the evaluation saw them");
+        let visited = children.iter().filter(|c| c.visits > 0).count();
+        assert!(visited > FIRST_CAPACITY && visited < legal.len(), "{visited} visited: the root's chunk grew, and not every child got a slot");
+        assert_eq!(children.iter().map(|c| c.visits).sum::<u32>() + 1, m.root_visits());
+        assert!((children.iter().map(|c| c.prior).sum::<f32>() - 1.0).abs() < 1e-4);
+        // An unvisited child is its action and prior (two words): under half the memory of a
+        // full record (a slot and a candidate, eight words) for every child.
+        assert!(m.tree_bytes() < m.tree_size() * legal.len() * (slot::FIELDS + 2) * 4 / 2, "{} bytes for {} nodes", m.tree_bytes(), m.tree_size());
+        // Tree reuse keeps a grown node's children.
+        let best = m.best_action().unwrap();
+        let kept = children.iter().find(|c| c.action == best).unwrap().visits;
+        m.advance(best);
+        assert_eq!(m.root_visits(), kept);
+        assert_eq!(m.root_children().iter().map(|c| c.visits).sum::<u32>() + 1, kept);
+    }
+
+    #[test]
+    fn a_child_chosen_from_outside_gets_a_slot() {
+        let mut m = Mcts::new(c4("4 4"), MctsConfig::puct());
+        m.search(&mut UniformEvaluator, &SearchLimits::playouts(1));
+        let last = m.root_children().len() - 1;
+        assert_eq!(m.root_children()[last].visits, 0);
+        let (_, legal) = m.select_leaf_via(Some(last)).expect("a leaf below the chosen child");
+        let priors = vec![1.0; legal.len()];
+        m.expand_leaf(&priors, [0.0, 0.0]);
+        assert_eq!(m.root_children()[last].visits, 1);
+        assert_eq!(m.root_visits(), 2);
     }
 
     #[test]

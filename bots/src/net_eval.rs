@@ -3,20 +3,90 @@
 
 use crate::encode::Encode;
 use crate::game::{Action, Player, NUM_PLAYERS};
+use crate::infer::{QuantNet, Workspace};
 use crate::mcts::{Evaluator, Values};
-use crate::nn::{Mlp, Scratch, VALUE_OUTPUTS};
+use crate::nn::{Mlp, VALUE_OUTPUTS};
 use std::sync::Arc;
 
 /// Softmax of `logits` restricted to `legal`, written into `priors` (one per legal action).
 pub fn legal_softmax(logits: &[f32], legal: &[Action], priors: &mut [f32]) {
-    let max = legal.iter().map(|&a| logits[a as usize]).fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
     for (p, &a) in priors.iter_mut().zip(legal) {
-        *p = (logits[a as usize] - max).exp();
-        sum += *p;
+        *p = logits[a as usize];
     }
-    for p in priors.iter_mut() {
-        *p /= sum;
+    softmax_in_place(priors);
+}
+
+/// Softmax of `values` in place. The exponential is a polynomial (the same numbers on every
+/// CPU), eight lanes at a time where AVX2 is there: a Black Hole position has up to 465.
+pub fn softmax_in_place(values: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if values.len() >= 16 && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been checked for the feature the function enables.
+            return unsafe { softmax_avx2(values) };
+        }
+    }
+    softmax_portable(values)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn softmax_avx2(values: &mut [f32]) {
+    softmax_portable(values)
+}
+
+#[inline(always)]
+fn softmax_portable(values: &mut [f32]) {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    for p in values.iter_mut() {
+        *p = exp(*p - max);
+    }
+    // Eight partial sums: a fixed order of additions, whatever the lanes.
+    let mut partial = [0.0f32; 8];
+    for chunk in values.chunks(8) {
+        for (s, &p) in partial.iter_mut().zip(chunk) {
+            *s += p;
+        }
+    }
+    let scale = 1.0 / partial.iter().sum::<f32>();
+    for p in values.iter_mut() {
+        *p *= scale;
+    }
+}
+
+/// `e^x` for `x <= 0` to about 2 ulp (0 below -87): `2^n * e^r` with `|r| <= ln 2 / 2` and a
+/// degree-6 polynomial for `e^r` (Cephes' coefficients). Branch-free, so it vectorises.
+#[inline(always)]
+pub fn exp(x: f32) -> f32 {
+    const LOG2_E: f32 = std::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    let tiny = x < -87.0;
+    let x = x.max(-87.0);
+    let n = (x * LOG2_E).round_ties_even_fast();
+    let r = x - n * LN2_HI - n * LN2_LO;
+    let p = 1.987_569_1e-4_f32;
+    let p = p * r + 1.398_199_9e-3;
+    let p = p * r + 8.333_452e-3;
+    let p = p * r + 4.166_579_6e-2;
+    let p = p * r + 1.666_666_5e-1;
+    let p = p * r + 5.000_000_1e-1;
+    let e = p * r * r + r + 1.0;
+    let scaled = f32::from_bits((e.to_bits() as i32 + ((n as i32) << 23)) as u32);
+    if tiny { 0.0 } else { scaled }
+}
+
+/// Nearest integer of an f32 below 2^22 in magnitude (ties to even), by adding and taking away
+/// 1.5 * 2^23: a rounding that vectorises.
+trait RoundFast {
+    fn round_ties_even_fast(self) -> f32;
+}
+
+impl RoundFast for f32 {
+    #[inline(always)]
+    fn round_ties_even_fast(self) -> f32 {
+        const ROUNDER: f32 = 12_582_912.0;
+        (self + ROUNDER) - ROUNDER
     }
 }
 
@@ -29,12 +99,12 @@ pub fn seat_values(mover: Player, relative: [f32; VALUE_OUTPUTS]) -> Values {
 }
 
 pub struct NetEvaluator {
-    net: Arc<Mlp>,
+    net: Arc<QuantNet>,
+    work: Workspace,
     features: Vec<f32>,
+    /// The legal actions as seen in a symmetric view, and their logits there.
+    mapped: Vec<Action>,
     logits: Vec<f32>,
-    /// Sum of the logits over the symmetric views, in the position's own action indices.
-    summed: Vec<f32>,
-    scratch: Scratch,
     symmetries: usize,
 }
 
@@ -48,39 +118,54 @@ impl NetEvaluator {
     /// a bot that plays one line well no longer loses its mirror image (Connect 4's classic
     /// bot opens in column 0 or 8 depending on its speed). Costs one forward pass per view.
     pub fn averaged(net: Arc<Mlp>, symmetries: usize) -> Self {
-        let (f, a) = (net.num_features(), net.num_actions());
-        NetEvaluator { net, features: vec![0.0; f], logits: vec![0.0; a], summed: vec![0.0; a], scratch: Scratch::default(), symmetries: symmetries.max(1) }
+        Self::quantised(Arc::new(QuantNet::new(&net)), symmetries)
+    }
+
+    /// [`NetEvaluator::averaged`] with a net already in integers (shared by many evaluators).
+    pub fn quantised(net: Arc<QuantNet>, symmetries: usize) -> Self {
+        let f = net.num_features();
+        NetEvaluator { net, work: Workspace::default(), features: vec![0.0; f], mapped: Vec::new(), logits: Vec::new(), symmetries: symmetries.max(1) }
+    }
+
+    /// First-layer sums updated from the previous position, and computed afresh.
+    pub fn accumulator_counts(&self) -> (u64, u64) {
+        (self.work.incremental, self.work.refreshed)
     }
 }
 
 impl<G: Encode> Evaluator<G> for NetEvaluator {
     fn evaluate(&mut self, state: &G, legal: &[Action], priors: &mut [f32]) -> Values {
         let views = self.symmetries.min(G::NUM_SYMMETRIES);
+        let mover = state.to_move();
         if views <= 1 {
             self.features.fill(0.0);
             state.encode(&mut self.features);
-            let v = self.net.forward(&self.features, &mut self.scratch, &mut self.logits);
-            legal_softmax(&self.logits, legal, priors);
-            return seat_values(state.to_move(), v);
+            let v = self.net.evaluate(&mut self.work, mover, &self.features, legal, priors);
+            softmax_in_place(priors);
+            return seat_values(mover, v);
         }
-        self.summed.fill(0.0);
+        priors.fill(0.0);
+        self.logits.resize(legal.len(), 0.0);
         let mut value = [0.0; VALUE_OUTPUTS];
         for sym in 0..views {
             let view = (sym > 0).then(|| state.symmetric(sym));
             self.features.fill(0.0);
             view.as_ref().unwrap_or(state).encode(&mut self.features);
-            let v = self.net.forward(&self.features, &mut self.scratch, &mut self.logits);
-            for (a, sum) in self.summed.iter_mut().enumerate() {
-                *sum += self.logits[G::map_action(sym, a as Action) as usize];
+            self.mapped.clear();
+            self.mapped.extend(legal.iter().map(|&a| G::map_action(sym, a)));
+            // Each view keeps its own accumulators: a view's positions resemble each other.
+            let v = self.net.evaluate(&mut self.work, sym * NUM_PLAYERS + mover, &self.features, &self.mapped, &mut self.logits);
+            for (sum, l) in priors.iter_mut().zip(&self.logits) {
+                *sum += l;
             }
             for (total, x) in value.iter_mut().zip(v) {
                 *total += x;
             }
         }
         let scale = 1.0 / views as f32;
-        self.summed.iter_mut().for_each(|x| *x *= scale);
-        legal_softmax(&self.summed, legal, priors);
-        seat_values(state.to_move(), value.map(|x| x * scale))
+        priors.iter_mut().for_each(|x| *x *= scale);
+        softmax_in_place(priors);
+        seat_values(mover, value.map(|x| x * scale))
     }
 }
 
@@ -146,6 +231,26 @@ mod tests {
             assert!((priors[i] - mirror_priors[j]).abs() < 1e-5, "action {a}");
         }
         assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn the_polynomial_exponential_is_close_to_the_library_one() {
+        let mut x = -90.0f32;
+        while x <= 0.0 {
+            let (ours, library) = (exp(x), x.exp());
+            assert!((ours - library).abs() <= 3e-7 * library + 2e-38, "{x}: {ours} vs {library}");
+            x += 0.0137;
+        }
+        assert_eq!(exp(0.0), 1.0);
+        let mut p = [0.0, 100.0, 0.0, 0.0, -1e30];
+        softmax_in_place(&mut p);
+        assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6 && p[1] > 0.99 && p[4] == 0.0, "{p:?}");
+        // Many values: the vector path, the same numbers as the portable one.
+        let mut a: Vec<f32> = (0..465).map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0).collect();
+        let mut b = a.clone();
+        softmax_in_place(&mut a);
+        softmax_portable(&mut b);
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -202,41 +202,6 @@ impl Dense {
     pub fn zeros(inputs: usize, outputs: usize) -> Self {
         Dense { inputs, outputs, weights: vec![0.0; inputs * outputs], bias: vec![0.0; outputs] }
     }
-
-    /// `out = bias + x W`, skipping zero inputs (features are mostly 0/1, activations half 0).
-    /// On x86-64 with AVX2 the same loop runs compiled for 8-wide vectors (checked at run time,
-    /// so the exported bot still runs on any x86-64 judge).
-    #[inline]
-    pub fn forward(&self, x: &[f32], out: &mut [f32]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-                // SAFETY: the CPU has just been checked for the features the function enables.
-                return unsafe { self.forward_avx2(x, out) };
-            }
-        }
-        self.forward_portable(x, out)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn forward_avx2(&self, x: &[f32], out: &mut [f32]) {
-        self.forward_portable(x, out)
-    }
-
-    #[inline(always)]
-    fn forward_portable(&self, x: &[f32], out: &mut [f32]) {
-        debug_assert_eq!(x.len(), self.inputs);
-        out.copy_from_slice(&self.bias);
-        for (i, &xi) in x.iter().enumerate() {
-            if xi != 0.0 {
-                let row = &self.weights[i * self.outputs..(i + 1) * self.outputs];
-                for (o, &w) in out.iter_mut().zip(row) {
-                    *o += xi * w;
-                }
-            }
-        }
-    }
 }
 
 /// The policy/value MLP.
@@ -246,13 +211,6 @@ pub struct Mlp {
     pub hidden: Vec<Dense>,
     pub policy: Dense,
     pub value: Dense,
-}
-
-/// Reusable buffers for [`Mlp::forward`].
-#[derive(Default)]
-pub struct Scratch {
-    a: Vec<f32>,
-    b: Vec<f32>,
 }
 
 impl Mlp {
@@ -268,8 +226,11 @@ impl Mlp {
         self.hidden.iter().chain([&self.policy, &self.value])
     }
 
-    /// Checks that the layer shapes chain up.
+    /// Checks that there is a hidden layer and that the layer shapes chain up.
     pub fn validate(&self) -> Result<(), WeightsError> {
+        if self.hidden.is_empty() {
+            return Err(WeightsError::ShapeMismatch("no hidden layer".into()));
+        }
         let mut width = self.num_features();
         for (k, l) in self.hidden.iter().enumerate() {
             if l.inputs != width || l.weights.len() != l.inputs * l.outputs || l.bias.len() != l.outputs {
@@ -287,42 +248,6 @@ impl Mlp {
             return Err(WeightsError::OutOfRange);
         }
         Ok(())
-    }
-
-    /// Runs the net: `policy` gets the logits, the return value is `[mover, other]` in [-1, 1].
-    pub fn forward(&self, features: &[f32], scratch: &mut Scratch, policy: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
-        let trunk = self.trunk(features, scratch);
-        self.policy.forward(trunk, policy);
-        self.value_head(trunk)
-    }
-
-    /// The value head alone (a search that evaluates leaves and needs no policy): the same
-    /// numbers as [`Mlp::forward`]'s value.
-    pub fn value_only(&self, features: &[f32], scratch: &mut Scratch) -> [f32; VALUE_OUTPUTS] {
-        let trunk = self.trunk(features, scratch);
-        self.value_head(trunk)
-    }
-
-    /// The last hidden layer's activations (the features themselves without hidden layers).
-    fn trunk<'s>(&self, features: &[f32], scratch: &'s mut Scratch) -> &'s [f32] {
-        let Scratch { a, b } = scratch;
-        a.clear();
-        a.extend_from_slice(features);
-        for layer in &self.hidden {
-            b.resize(layer.outputs, 0.0);
-            layer.forward(a, b);
-            for v in b.iter_mut() {
-                *v = v.max(0.0);
-            }
-            std::mem::swap(a, b);
-        }
-        a
-    }
-
-    fn value_head(&self, trunk: &[f32]) -> [f32; VALUE_OUTPUTS] {
-        let mut value = [0.0; VALUE_OUTPUTS];
-        self.value.forward(trunk, &mut value);
-        value.map(f32::tanh)
     }
 
     /// Reads the compact format, checking magic, version, game, shapes and checksum.
@@ -545,28 +470,5 @@ impl Reader<'_> {
     }
     fn u32(&mut self) -> Result<u32, WeightsError> {
         Ok(u32::from_le_bytes(self.take::<4>()?))
-    }
-}
-
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn forward_matches_a_hand_computation() {
-        // One hidden unit: h = relu(1*2 + 0.5) = 2.5; logits = 2.5*[1,-1] + [0, 1]; v = tanh(2.5*[0.1,-0.1]).
-        let net = Mlp {
-            game: "g".into(),
-            hidden: vec![Dense { inputs: 2, outputs: 1, weights: vec![1.0, 3.0], bias: vec![0.5] }],
-            policy: Dense { inputs: 1, outputs: 2, weights: vec![1.0, -1.0], bias: vec![0.0, 1.0] },
-            value: Dense { inputs: 1, outputs: 2, weights: vec![0.1, -0.1], bias: vec![0.0, 0.0] },
-        };
-        let mut logits = [0.0; 2];
-        let v = net.forward(&[2.0, 0.0], &mut Scratch::default(), &mut logits);
-        assert_eq!(logits, [2.5, -1.5]);
-        assert!((v[0] - 0.25f32.tanh()).abs() < 1e-7 && (v[1] + 0.25f32.tanh()).abs() < 1e-7);
-        // The value head alone gives the same value.
-        assert_eq!(net.value_only(&[2.0, 0.0], &mut Scratch::default()), v);
     }
 }

@@ -1,8 +1,50 @@
 //! Writing the compact weight format (see `nn`): f32, f16 or per-output int8, and the dense
-//! text form embedded in exported bots. Used by training and export, never by a submission.
+//! text form embedded in exported bots; and the net's forward pass in f32, the reference the
+//! integer one (`infer`) is measured against. Used by training, export and tests, never by a
+//! submission.
 
-use crate::nn::{fnv1a64, text_alphabet, Dense, IntModel, Mlp, Storage, WeightsError, F16_MAX, FORMAT_VERSION, MAGIC};
+use crate::nn::{fnv1a64, text_alphabet, Dense, IntModel, Mlp, Storage, WeightsError, F16_MAX, FORMAT_VERSION, MAGIC, VALUE_OUTPUTS};
 use std::fmt;
+
+impl Dense {
+    /// `out = bias + x W` in f32 (the reference arithmetic).
+    pub fn forward_f32(&self, x: &[f32], out: &mut [f32]) {
+        debug_assert_eq!(x.len(), self.inputs);
+        out.copy_from_slice(&self.bias);
+        for (i, &xi) in x.iter().enumerate() {
+            if xi != 0.0 {
+                let row = &self.weights[i * self.outputs..(i + 1) * self.outputs];
+                for (o, &w) in out.iter_mut().zip(row) {
+                    *o += xi * w;
+                }
+            }
+        }
+    }
+}
+
+impl Mlp {
+    /// The net in f32, as trained: `policy` gets every logit, the return value is
+    /// `[mover, other]` in [-1, 1]. Searches run the integer net of `infer`; this is what it is
+    /// measured against.
+    pub fn forward_f32(&self, features: &[f32], policy: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        let trunk = self.trunk_f32(features);
+        self.policy.forward_f32(&trunk, policy);
+        let mut value = [0.0; VALUE_OUTPUTS];
+        self.value.forward_f32(&trunk, &mut value);
+        value.map(f32::tanh)
+    }
+
+    /// The last hidden layer's activations in f32 (the features themselves without hidden layers).
+    pub fn trunk_f32(&self, features: &[f32]) -> Vec<f32> {
+        let mut a = features.to_vec();
+        for layer in &self.hidden {
+            let mut b = vec![0.0; layer.outputs];
+            layer.forward_f32(&a, &mut b);
+            a = b.into_iter().map(|v| v.max(0.0)).collect();
+        }
+        a
+    }
+}
 
 /// f32 to IEEE half, rounding to nearest even (values past `F16_MAX` become infinity).
 pub fn f32_to_f16(v: f32) -> u16 {
@@ -157,7 +199,7 @@ pub fn to_bytes_calibrated(net: &Mlp, storage: Storage, inputs: &[Vec<f32>]) -> 
                 .iter()
                 .map(|x| {
                     let mut h = vec![0.0; layer.outputs];
-                    stored.forward(x, &mut h);
+                    stored.forward_f32(x, &mut h);
                     h.iter().map(|v| v.max(0.0)).collect()
                 })
                 .collect();
@@ -448,10 +490,10 @@ mod tests {
         assert_eq!(wide.num_features(), 8);
         let x = [0.3, -1.0, 0.0, 2.0, 0.5];
         let (mut before, mut after) = ([0.0; 6], [0.0; 6]);
-        let v = net.forward(&x, &mut Scratch::default(), &mut before);
+        let v = net.forward_f32(&x, &mut before);
         for extra in [[0.0, 0.0, 0.0], [1.0, -2.0, 0.7]] {
             let wide_x: Vec<f32> = x.iter().chain(&extra).copied().collect();
-            assert_eq!(wide.forward(&wide_x, &mut Scratch::default(), &mut after), v);
+            assert_eq!(wide.forward_f32(&wide_x, &mut after), v);
             assert_eq!(after, before);
         }
         assert!(net.clone().with_inputs(4).is_err(), "narrowing would drop weights");
@@ -460,7 +502,7 @@ mod tests {
         grown.validate().unwrap();
         assert_eq!(grown.hidden.iter().map(|d| d.outputs).collect::<Vec<_>>(), [7, 3]);
         assert!(grown.hidden[0].weights.iter().any(|&w| w != 0.0 && !net.hidden[0].weights.contains(&w)), "new units get weights");
-        assert_eq!(grown.forward(&x, &mut Scratch::default(), &mut after), v);
+        assert_eq!(grown.forward_f32(&x, &mut after), v);
         assert_eq!(after, before);
         assert!(net.clone().with_hidden(&[3, 3], 1).is_err() && net.with_hidden(&[5], 1).is_err(), "no narrowing, same depth");
     }

@@ -362,7 +362,6 @@ pub use bots::tools::write_atomically;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bots::nn::Scratch;
     use bots::rng::Rng;
 
     fn config() -> NetConfig {
@@ -397,10 +396,9 @@ mod tests {
         let features: Vec<f32> = (0..rows * 12).map(|_| if rng.below(3) == 0 { 1.0 } else { rng.unit_f32() - 0.5 }).collect();
         let (logits, values) = trainer.predict(&features, rows);
         let mut max_diff = 0.0f32;
-        let mut scratch = Scratch::default();
         let mut out = vec![0.0; 5];
         for r in 0..rows {
-            let v = mlp.forward(&features[r * 12..(r + 1) * 12], &mut scratch, &mut out);
+            let v = mlp.forward_f32(&features[r * 12..(r + 1) * 12], &mut out);
             for k in 0..5 {
                 max_diff = max_diff.max((out[k] - logits[r * 5 + k]).abs());
             }

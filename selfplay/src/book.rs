@@ -11,8 +11,9 @@
 use bots::book::{canonical_key, Book};
 use bots::bot::{net_search_config, Contest};
 use bots::game::{Action, ActionList};
-use bots::net_eval::legal_softmax;
-use bots::nn::{Mlp, Scratch};
+use bots::net_eval::softmax_in_place;
+use bots::infer::{QuantNet, Workspace};
+use bots::nn::Mlp;
 use bots::rng::Rng;
 use rayon::prelude::*;
 use std::collections::{BinaryHeap, HashSet};
@@ -32,10 +33,9 @@ fn legal_priors<G: Contest>(net: &Mlp, state: &G) -> Vec<(Action, f32)> {
     state.legal_actions(&mut legal);
     let mut features = vec![0.0; G::NUM_FEATURES];
     state.encode(&mut features);
-    let mut logits = vec![0.0; G::NUM_ACTIONS];
-    net.forward(&features, &mut Scratch::default(), &mut logits);
     let mut priors = vec![0.0; legal.len()];
-    legal_softmax(&logits, &legal, &mut priors);
+    QuantNet::new(net).evaluate(&mut Workspace::default(), 0, &features, &legal, &mut priors);
+    softmax_in_place(&mut priors);
     legal.iter().copied().zip(priors).collect()
 }
 

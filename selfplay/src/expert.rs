@@ -102,7 +102,7 @@ impl<G: Clone> Default for Labelled<G> {
 /// `G_t = (1 - lambda) V(s_{t+1}) + lambda G_{t+1}`. A lambda below 1 trades the outcome's
 /// noise (one label per game) for the net's own judgement a few dozen moves later.
 pub fn td_lambda_targets<G: Game + Encode>(data: &mut Labelled<G>, net: &Mlp, lambda: f32) {
-    let mut scratch = bots::nn::Scratch::default();
+    let (net, mut work) = (bots::infer::QuantNet::new(net), bots::infer::Workspace::default());
     let mut features = vec![0.0; G::NUM_FEATURES];
     for game in 0..data.scores.len() {
         let (start, end) = (data.game_starts[game], data.game_starts[game + 1]);
@@ -111,7 +111,7 @@ pub fn td_lambda_targets<G: Game + Encode>(data: &mut Labelled<G>, net: &Mlp, la
             data.targets[i] = ret;
             features.fill(0.0);
             data.positions[i].encode(&mut features);
-            let value = net.value_only(&features, &mut scratch)[0];
+            let value = net.value(&mut work, 0, &features)[0];
             ret = (1.0 - lambda) * value + lambda * ret;
         }
     }
@@ -244,14 +244,14 @@ where
     // differ by lambda; the outcome is what the search wants predicted).
     let mean = data.targets[..split].iter().map(|&t| t as f64).sum::<f64>() / split as f64;
     let (mut mse, mut baseline) = (0.0f64, 0.0f64);
-    let mut scratch = bots::nn::Scratch::default();
+    let (quantised, mut work) = (bots::infer::QuantNet::new(&mlp), bots::infer::Workspace::default());
     let mut features = vec![0.0; f];
     for game in games - held_games..games {
         let t = data.outcomes[game] as f64;
         for position in &data.positions[data.game_starts[game]..data.game_starts[game + 1]] {
             features.fill(0.0);
             position.encode(&mut features);
-            let v = mlp.value_only(&features, &mut scratch)[0] as f64;
+            let v = quantised.value(&mut work, 0, &features)[0] as f64;
             mse += (v - t).powi(2);
             baseline += (mean - t).powi(2);
         }
@@ -305,10 +305,11 @@ mod tests {
         let mut data = play(&config, || Game6561::classic_agent(0, Some(2)).unwrap(), label);
         let fit_config = FitConfig { hidden: vec![8], epochs: 0.1, batch_size: 64, learning_rate: 1e-3, held_out_share: 0.5, seed: 1 };
         let (net, _) = fit_value(&data, &fit_config, None, |_, _| {}).unwrap();
+        let quantised = bots::infer::QuantNet::new(&net);
         let value = |g: &Game6561| {
             let mut features = vec![0.0; Game6561::NUM_FEATURES];
             g.encode(&mut features);
-            net.value_only(&features, &mut bots::nn::Scratch::default())[0]
+            quantised.value(&mut bots::infer::Workspace::default(), 0, &features)[0]
         };
         let end = data.game_starts[1];
         let outcome = data.outcomes[0];

@@ -15,7 +15,8 @@ use crate::config::TrainConfig;
 use bots::book::{Book, BookAgent};
 use bots::referee::RefereeRules;
 use bots::game::{ActionList, Game};
-use bots::nn::{fnv1a64, text_to_bytes, Dense, Mlp, Scratch, Storage, VALUE_OUTPUTS};
+use bots::infer::{QuantNet, Workspace};
+use bots::nn::{fnv1a64, text_to_bytes, Dense, Mlp, Storage, VALUE_OUTPUTS};
 use bots::nn_write::{bytes_to_text, to_bytes_as};
 use bots::rng::Rng;
 use bots::time::{Safety, TimeManager};
@@ -377,7 +378,7 @@ impl WeightsTarget {
         match Mlp::from_bytes(bytes, "fuzz") {
             Ok(net) => {
                 let mut policy = vec![0.0; net.num_actions()];
-                let value = net.forward(&vec![1.0; net.num_features()], &mut Scratch::default(), &mut policy);
+                let value = QuantNet::new(&net).all_logits(&mut Workspace::default(), 0, &vec![1.0; net.num_features()], &mut policy);
                 if value.iter().any(|v| v.is_nan()) {
                     return Err("a NaN value from an accepted net".into());
                 }

@@ -1,6 +1,7 @@
-//! Self-play: many games at once per thread, their leaves evaluated together by the std-only
-//! forward pass of `bots` (the one submissions run), Gumbel sequential halving at the root,
-//! and playout-cap randomisation (only full searches become policy targets).
+//! Self-play: many games at once per thread, their leaves evaluated by the same evaluator and
+//! integer forward pass submissions run (`bots::net_eval`, `bots::infer`), Gumbel sequential
+//! halving at the root, and playout-cap randomisation (only full searches become policy
+//! targets).
 //!
 //! A share of the games can put another player across the net being trained (the learner):
 //! an earlier net of the run (a small league), the game's classic bot or a UCT bot with random
@@ -14,9 +15,10 @@ use crate::gumbel::{improved_policy, RootSchedule};
 use bots::agent::Agent;
 use bots::classic::{RootStatistics, Teacher};
 use bots::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
-use bots::mcts::{Mcts, MctsConfig, Selection};
-use bots::net_eval::{legal_softmax, seat_values};
-use bots::nn::{Mlp, Scratch};
+use bots::infer::QuantNet;
+use bots::mcts::{Evaluator, Mcts, MctsConfig, Selection};
+use bots::net_eval::NetEvaluator;
+use bots::nn::Mlp;
 use bots::rng::Rng;
 use bots::training::Training;
 pub use crate::config::SelfPlaySettings;
@@ -95,7 +97,7 @@ pub struct SelfPlayStats {
 /// The opponent of a running game, ready to play.
 enum Across<G> {
     Itself,
-    Net { seat: Player, label: String, net: Arc<Mlp> },
+    Net { seat: Player, label: String, evaluator: Box<NetEvaluator> },
     /// A net-free bot (classic or UCT), named by `name` in the record.
     Bot { seat: Player, name: &'static str, agent: Box<dyn Agent<G>> },
     Teacher { agent: Box<dyn Teacher<G>> },
@@ -104,6 +106,8 @@ enum Across<G> {
 struct Slot<G: Training> {
     seed: u64,
     across: Across<G>,
+    /// The learner's evaluator: its accumulators follow this game's positions.
+    learner: NetEvaluator,
     state: G,
     mcts: Mcts<G>,
     actions: Vec<Action>,
@@ -125,11 +129,12 @@ enum Step {
 }
 
 impl<G: Training> Slot<G> {
-    fn against(seed: u64, config: &MctsConfig, across: Across<G>) -> Self {
+    fn against(seed: u64, config: &MctsConfig, across: Across<G>, learner: NetEvaluator) -> Self {
         let state = G::new_game(&mut Rng::new(seed));
         Slot {
             seed,
             across,
+            learner,
             mcts: Mcts::new(state.clone(), config.clone()),
             state,
             actions: Vec::new(),
@@ -254,12 +259,21 @@ impl<G: Training> Slot<G> {
         }
     }
 
-    /// The net that searches the current move: an earlier one in its seat, else the learner.
-    fn net_to_move<'a>(&'a self, learner: &'a Arc<Mlp>) -> &'a Arc<Mlp> {
-        match &self.across {
-            Across::Net { seat, net, .. } if self.state.to_move() == *seat => net,
-            _ => learner,
+    /// Evaluates the pending leaf with the net that searches the current move (an earlier one
+    /// in its seat, else the learner) and completes the playout.
+    fn evaluate_leaf(&mut self, priors: &mut Vec<f32>) {
+        let (leaf, legal, is_root) = self.mcts.pending_leaf().expect("a pending leaf");
+        let evaluator = match &mut self.across {
+            Across::Net { seat, evaluator, .. } if self.state.to_move() == *seat => &mut **evaluator,
+            _ => &mut self.learner,
+        };
+        priors.clear();
+        priors.resize(legal.len(), 0.0);
+        let values = evaluator.evaluate(leaf, legal, priors);
+        if is_root {
+            self.root_net_value = values[leaf.to_move()];
         }
+        self.mcts.expand_leaf(priors, values);
     }
 
     fn play(&mut self, action: Action, target: Option<SearchTarget>) {
@@ -325,12 +339,15 @@ pub fn generate<G: Training>(
     let start = Instant::now();
     let threads = rayon::current_num_threads().max(1).min(games.max(1));
     let evals = AtomicU64::new(0);
+    // Each net in integers once, shared by every game's evaluator.
+    let net = Arc::new(QuantNet::new(net));
+    let league: Vec<(String, Arc<QuantNet>)> = league.iter().map(|l| (l.label.clone(), Arc::new(QuantNet::new(&l.net)))).collect();
     let shards: Vec<Vec<GameRecord>> = (0..threads)
         .into_par_iter()
         .map(|t| {
             let quota = games / threads + (t < games % threads) as usize;
             let seeds: Vec<u64> = (0..quota).map(|i| seed.wrapping_mul(1_000_003).wrapping_add((i * threads + t) as u64)).collect();
-            run_shard::<G>(net, league, settings, &seeds, seed ^ (t as u64) << 32, &evals, on_game)
+            run_shard::<G>(&net, &league, settings, &seeds, seed ^ (t as u64) << 32, &evals, on_game)
         })
         .collect();
     let records: Vec<GameRecord> = shards.into_iter().flatten().collect();
@@ -345,8 +362,8 @@ pub fn generate<G: Training>(
 }
 
 fn run_shard<G: Training>(
-    net: &Arc<Mlp>,
-    league: &[LeagueNet],
+    net: &Arc<QuantNet>,
+    league: &[(String, Arc<QuantNet>)],
     settings: &SelfPlaySettings,
     seeds: &[u64],
     rng_seed: u64,
@@ -363,7 +380,9 @@ fn run_shard<G: Training>(
     let new_slot = |seed: u64| {
         let across = match Opponent::draw(seed, settings, league.len()) {
             Opponent::Itself => Across::Itself,
-            Opponent::Earlier { k, seat } => Across::Net { seat, label: league[k].label.clone(), net: Arc::clone(&league[k].net) },
+            Opponent::Earlier { k, seat } => {
+                Across::Net { seat, label: league[k].0.clone(), evaluator: Box::new(NetEvaluator::quantised(Arc::clone(&league[k].1), 1)) }
+            }
             Opponent::Classic { seat } => match G::classic_agent(seed, Some(settings.classic_playouts)) {
                 Some(agent) => Across::Bot { seat, name: CLASSIC, agent },
                 None => Across::Itself,
@@ -374,31 +393,25 @@ fn run_shard<G: Training>(
                 None => Across::Itself,
             },
         };
-        Slot::against(seed, &config, across)
+        Slot::against(seed, &config, across, NetEvaluator::quantised(Arc::clone(net), 1))
     };
     let mut slots: Vec<Option<Slot<G>>> = (0..settings.games_in_flight.max(1)).map(|_| next_seed.next().map(|&s| new_slot(s))).collect();
     let mut records = Vec::with_capacity(seeds.len());
-    let (f, a) = (G::NUM_FEATURES, G::NUM_ACTIONS);
-    let mut features: Vec<f32> = Vec::new();
-    let mut waiting: Vec<usize> = Vec::new();
-    let mut logits = vec![0.0; a];
     let mut priors: Vec<f32> = Vec::new();
-    let mut scratch = Scratch::default();
+    let mut evaluated = 0u64;
     // One table per thread, shared by its games: positions keep their value across games.
     let mut solver = if settings.solve_legal > 0 { G::exact_player() } else { None };
+    // The games take turns, one leaf each: a game waiting on the classic bot or the solver
+    // holds up no other.
     loop {
-        // Collect one leaf from every game still running.
-        waiting.clear();
-        features.clear();
-        for (i, slot_entry) in slots.iter_mut().enumerate() {
+        let mut running = false;
+        for slot_entry in slots.iter_mut() {
             while let Some(slot) = slot_entry {
                 match slot.step(settings, &mut rng, solver.as_deref_mut()) {
                     Step::NeedsEval => {
-                        let (leaf, _, _) = slot.mcts.pending_leaf().expect("pending leaf");
-                        let row = features.len();
-                        features.resize(row + f, 0.0);
-                        leaf.encode(&mut features[row..]);
-                        waiting.push(i);
+                        slot.evaluate_leaf(&mut priors);
+                        evaluated += 1;
+                        running = true;
                         break;
                     }
                     Step::GameOver(record) => {
@@ -409,24 +422,11 @@ fn run_shard<G: Training>(
                 }
             }
         }
-        if waiting.is_empty() {
+        if !running {
             break;
         }
-        // Evaluate the batch and hand each result back to its tree.
-        for (row, &i) in waiting.iter().enumerate() {
-            let slot = slots[i].as_mut().unwrap();
-            let v = slot.net_to_move(net).forward(&features[row * f..(row + 1) * f], &mut scratch, &mut logits);
-            let (leaf, legal, is_root) = slot.mcts.pending_leaf().unwrap();
-            let mover = leaf.to_move();
-            priors.resize(legal.len(), 0.0);
-            legal_softmax(&logits, legal, &mut priors);
-            if is_root {
-                slot.root_net_value = v[0];
-            }
-            slot.mcts.expand_leaf(&priors, seat_values(mover, v));
-        }
-        evals.fetch_add(waiting.len() as u64, Ordering::Relaxed);
     }
+    evals.fetch_add(evaluated, Ordering::Relaxed);
     records
 }
 
@@ -689,28 +689,17 @@ mod tests {
         for a in [0, 1, 0, 1, 0, 1] {
             state.apply(a);
         }
-        let mut slot: Slot<Connect4> = Slot::against(0, &MctsConfig::puct(), Across::Itself);
+        let mut slot: Slot<Connect4> = Slot::against(0, &MctsConfig::puct(), Across::Itself, NetEvaluator::new(zero_net()));
         slot.state = state.clone();
         slot.mcts.reset(state);
         let mut s = settings();
         s.full_search_prob = 1.0;
         s.full_playouts = 32;
-        let net = zero_net();
         let mut rng = Rng::new(3);
-        let mut logits = vec![0.0; 10];
-        let mut f = vec![0.0; Connect4::NUM_FEATURES];
+        let mut priors = Vec::new();
         let record = loop {
             match slot.step(&s, &mut rng, None) {
-                Step::NeedsEval => {
-                    let (leaf, legal, _) = slot.mcts.pending_leaf().unwrap();
-                    f.fill(0.0);
-                    leaf.encode(&mut f);
-                    let v = net.forward(&f, &mut Scratch::default(), &mut logits);
-                    let mut p = vec![0.0; legal.len()];
-                    legal_softmax(&logits, legal, &mut p);
-                    let mover = leaf.to_move();
-                    slot.mcts.expand_leaf(&p, seat_values(mover, v));
-                }
+                Step::NeedsEval => slot.evaluate_leaf(&mut priors),
                 Step::GameOver(record) => break record,
             }
         };

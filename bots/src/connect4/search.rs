@@ -11,7 +11,8 @@
 use super::{encode_chips, threat_cells, Connect4, BOARD_MASK, BOTTOM, CELLS, COLS, COL_BITS, STEAL};
 use crate::agent::Agent;
 use crate::game::{Action, Game};
-use crate::nn::{Mlp, Scratch};
+use crate::infer::{QuantNet, Workspace};
+use crate::nn::Mlp;
 pub use crate::solver::ExactPlay;
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,10 +36,9 @@ pub trait Leaf: Send {
 
 /// A net's value as the leaf score: the mover's utility in [-1, 1] times [`NET_SCALE`].
 pub struct NetLeaf {
-    net: Arc<Mlp>,
+    net: QuantNet,
     features: Vec<f32>,
-    logits: Vec<f32>,
-    scratch: Scratch,
+    work: Workspace,
 }
 
 /// Leaf scores of a net span ±`NET_SCALE`, far inside the proven scores.
@@ -46,8 +46,7 @@ pub const NET_SCALE: f32 = 10_000.0;
 
 impl NetLeaf {
     pub fn new(net: Arc<Mlp>) -> Self {
-        let (features, logits) = (vec![0.0; net.num_features()], vec![0.0; net.num_actions()]);
-        NetLeaf { net, features, logits, scratch: Scratch::default() }
+        NetLeaf { features: vec![0.0; net.num_features()], net: QuantNet::new(&net), work: Workspace::default() }
     }
 }
 
@@ -55,7 +54,7 @@ impl Leaf for NetLeaf {
     fn score(&mut self, pos: &Position, turn: usize) -> i32 {
         self.features.fill(0.0);
         encode_chips(pos.mine, pos.theirs(), turn, &mut self.features);
-        let value = self.net.forward(&self.features, &mut self.scratch, &mut self.logits);
+        let value = self.net.value(&mut self.work, 0, &self.features);
         (value[0] * NET_SCALE) as i32
     }
 }

@@ -10,7 +10,8 @@ use super::{colour_of, exponent_of, piece, slide_cells, Game6561, Piece, Step, M
 use crate::agent::Agent;
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game};
-use crate::nn::{Mlp, Scratch};
+use crate::infer::{QuantNet, Workspace};
+use crate::nn::Mlp;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -110,14 +111,14 @@ pub fn score_to_value(score: f32) -> f32 {
 /// A value net (on `Game6561`'s features) that judges the beam's lines: the shared score it
 /// expects at the end of the game.
 pub struct ScoreNet {
-    net: Arc<Mlp>,
+    net: Arc<QuantNet>,
     features: Vec<f32>,
-    scratch: Scratch,
+    work: Workspace,
 }
 
 impl ScoreNet {
     pub fn new(net: Arc<Mlp>) -> Self {
-        ScoreNet { net, features: vec![0.0; Game6561::NUM_FEATURES], scratch: Scratch::default() }
+        ScoreNet { net: Arc::new(QuantNet::new(&net)), features: vec![0.0; Game6561::NUM_FEATURES], work: Workspace::default() }
     }
 
     /// The final score the net expects from `cells` with `moves` played and `best` reached.
@@ -125,7 +126,7 @@ impl ScoreNet {
         let position = Game6561::from_cells(*cells, moves, best as u64);
         self.features.fill(0.0);
         position.encode(&mut self.features);
-        let value = self.net.value_only(&self.features, &mut self.scratch)[0];
+        let value = self.net.value(&mut self.work, 0, &self.features)[0];
         ((value + 1.0) * VALUE_SCALE).max(best)
     }
 }
@@ -466,13 +467,16 @@ mod tests {
         assert!([SLIDE_LEFT, SLIDE_RIGHT, SLIDE_DOWN, SLIDE_UP].contains(&first));
     }
 
-    /// A net without hidden layers whose value is `tanh(weight * board sum / 3000)`.
+    /// A net whose value is `tanh(weight * board sum / 3000)`: one hidden unit, 100 times the
+    /// board sum feature (it is never negative), read by the value head at `weight / 100`.
     fn sum_net(weight: f32) -> Arc<Mlp> {
         use crate::nn::Dense;
-        let mut value = Dense::zeros(Game6561::NUM_FEATURES, 2);
+        let mut hidden = Dense::zeros(Game6561::NUM_FEATURES, 1);
         // The board sum is the last feature but one (the score so far is the last).
-        value.weights[(Game6561::NUM_FEATURES - 2) * 2] = weight;
-        Arc::new(Mlp { game: "6561".into(), hidden: vec![], policy: Dense::zeros(Game6561::NUM_FEATURES, 20), value })
+        hidden.weights[Game6561::NUM_FEATURES - 2] = 100.0;
+        let mut value = Dense::zeros(1, 2);
+        value.weights[0] = weight / 100.0;
+        Arc::new(Mlp { game: "6561".into(), hidden: vec![hidden], policy: Dense::zeros(1, 20), value })
     }
 
     #[test]
@@ -483,7 +487,8 @@ mod tests {
         let g = Game6561::from_cells(cells, 3, 0);
         let mut net = ScoreNet::new(sum_net(1.0));
         let expected = ((4.0f32 / 3000.0).tanh() + 1.0) * VALUE_SCALE;
-        assert!((net.expected_score(&slide_cells(&cells, SLIDE_LEFT), 4, 3.0) - expected).abs() < 1e-3);
+        // The net runs in integers: within a twentieth of a point.
+        assert!((net.expected_score(&slide_cells(&cells, SLIDE_LEFT), 4, 3.0) - expected).abs() < 0.05);
         // The score reached is a floor: the game's score never falls below it.
         assert_eq!(net.expected_score(&slide_cells(&cells, SLIDE_LEFT), 4, 5000.0), 5000.0);
         let merged = |a: Action| [SLIDE_LEFT, SLIDE_RIGHT].contains(&a);

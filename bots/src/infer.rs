@@ -1,0 +1,659 @@
+//! The forward pass every net-guided search runs (submitted bots, self-play, the judge's
+//! programs, the tools): the policy/value MLP of `nn` in integers.
+//!
+//! - **Integers, with named scales** (after bullet's and Monty's quantised nets): hidden
+//!   activations as i16 multiples of `2^-ACTIVATION_SHIFT`, each layer's weights as i16
+//!   multiples of `2^-shift` with the layer's own `shift`, every sum in i32. Each layer's shift
+//!   is the finest that keeps its weights in i16 and its sums inside i32 for any input, so no
+//!   sum can overflow. An input that is not 0 or 1 adds its row times its value, each term
+//!   rounded to an integer. Integer sums do not depend on their order: the AVX2 kernels, the
+//!   portable ones, an incremental update and a fresh computation all give the same numbers.
+//! - **The first layer from the active inputs only.** Encodings are mostly zeros and ones: the
+//!   layer is the bias plus one weight row per non-zero input.
+//! - **Incrementally** (the accumulator of NNUE engines): a [`Workspace`] keeps, per slot, the
+//!   last position's non-zero inputs and first-layer sums. The next position of that slot costs
+//!   the rows of the inputs that changed, when fewer changed than are set. A search's
+//!   consecutive leaves are close in the tree, so most inputs stay. Nothing is asked of a game:
+//!   the difference is found between the two encodings.
+//! - **The policy over the asked actions only**: a search needs the logits of the legal moves,
+//!   not the whole head. The head is computed either row by row over the active hidden units or
+//!   as one dot product per asked action, whichever takes fewer operations.
+//! - AVX2 is chosen at run time; the portable code gives the same results everywhere else.
+
+use crate::game::Action;
+use crate::nn::{Dense, Mlp, VALUE_OUTPUTS};
+
+/// Hidden activations are i16 multiples of `2^-ACTIVATION_SHIFT` (QA = 256), so they saturate at
+/// 128; the shipped nets' largest activation is about 24.
+pub const ACTIVATION_SHIFT: u32 = 8;
+/// Inputs are clamped to this magnitude: it bounds every first-layer term to 2^20.
+const INPUT_LIMIT: f32 = 31.0;
+/// Output units are padded to a multiple of this (one AVX2 register of i32 sums).
+const LANES: usize = 8;
+
+/// A layer in integers: weights `round(w * 2^shift)`, biases at the scale of its sums.
+#[derive(Clone, Debug)]
+struct IntLayer {
+    inputs: usize,
+    outputs: usize,
+    /// Outputs rounded up to [`LANES`] (the padding has zero weights and bias).
+    padded: usize,
+    shift: u32,
+    bias: Vec<i32>,
+    /// `[input][padded output]`: the rows a layer reading the inputs adds for each active one.
+    rows: Vec<i16>,
+    /// `[input pair][padded output][2]`: two inputs' weights interleaved, for `madd`.
+    pairs: Vec<i16>,
+    /// `[output][input, padded to 16]`: one output's weights in a row, for dot products.
+    columns: Vec<i16>,
+}
+
+impl IntLayer {
+    /// `input_scale` is the shift of the integer inputs this layer reads (its sums are at
+    /// `input_scale + shift`); `input_limit` bounds their integer magnitude.
+    fn new(dense: &Dense, input_scale: u32, input_limit: f64) -> IntLayer {
+        let (inputs, outputs) = (dense.inputs, dense.outputs);
+        let padded = outputs.div_ceil(LANES) * LANES;
+        let max_weight = dense.weights.iter().fold(0.0f64, |m, &w| m.max(w.abs() as f64));
+        // The largest sum any inputs can give, in units of the weights' scale.
+        let worst = (0..outputs)
+            .map(|o| (0..inputs).map(|i| dense.weights[i * outputs + o].abs() as f64).sum::<f64>() * input_limit + dense.bias[o].abs() as f64 * 2f64.powi(input_scale as i32))
+            .fold(0.0, f64::max);
+        let mut shift = 0;
+        while shift < 24 && max_weight * 2f64.powi(shift + 1) <= i16::MAX as f64 && worst * 2f64.powi(shift + 1) < (1u64 << 30) as f64 {
+            shift += 1;
+        }
+        let shift = shift as u32;
+        let quantise = |w: f32| (w as f64 * 2f64.powi(shift as i32)).round().clamp(-(i16::MAX as f64), i16::MAX as f64) as i16;
+        let mut rows = vec![0i16; inputs * padded];
+        for i in 0..inputs {
+            for o in 0..outputs {
+                rows[i * padded + o] = quantise(dense.weights[i * outputs + o]);
+            }
+        }
+        let mut bias = vec![0i32; padded];
+        for o in 0..outputs {
+            bias[o] = (dense.bias[o] as f64 * 2f64.powi((shift + input_scale) as i32)).round() as i32;
+        }
+        let mut pairs = vec![0i16; inputs.div_ceil(2) * padded * 2];
+        for i in 0..inputs {
+            for o in 0..padded {
+                pairs[((i / 2) * padded + o) * 2 + i % 2] = rows[i * padded + o];
+            }
+        }
+        let stride = inputs.div_ceil(16) * 16;
+        let mut columns = vec![0i16; outputs * stride];
+        for o in 0..outputs {
+            for i in 0..inputs {
+                columns[o * stride + i] = rows[i * padded + o];
+            }
+        }
+        IntLayer { inputs, outputs, padded, shift, bias, rows, pairs, columns }
+    }
+
+    fn row(&self, input: usize) -> &[i16] {
+        &self.rows[input * self.padded..(input + 1) * self.padded]
+    }
+
+    fn column(&self, output: usize) -> &[i16] {
+        let stride = self.inputs.div_ceil(16) * 16;
+        &self.columns[output * stride..(output + 1) * stride]
+    }
+}
+
+/// The net in integers, built from the weight file's [`Mlp`].
+#[derive(Clone, Debug)]
+pub struct QuantNet {
+    /// Tells a [`Workspace`] whose sums it holds.
+    id: u64,
+    game: String,
+    features: usize,
+    actions: usize,
+    /// The first hidden layer (read from the inputs), then the other hidden layers.
+    hidden: Vec<IntLayer>,
+    policy: IntLayer,
+    value: IntLayer,
+}
+
+/// The first layer's sums of one position, kept for the next position of its slot.
+#[derive(Clone, Debug, Default)]
+struct Accumulator {
+    /// The position's inputs (empty until the first position).
+    inputs: Vec<f32>,
+    /// How many of them are not zero.
+    active: usize,
+    sums: Vec<i32>,
+}
+
+fn next_net_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// What one search thread keeps between evaluations: the accumulators and the buffers. It
+/// serves one net at a time (another net starts it afresh).
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
+    net: u64,
+    slots: Vec<Accumulator>,
+    changes: Vec<(u16, f32, f32)>,
+    activations: Vec<i16>,
+    sums: Vec<i32>,
+    /// Bit k: activations 2k and 2k + 1 are not both zero.
+    active_pairs: Vec<u64>,
+    /// Evaluations whose first layer was updated from the slot's last position, and computed
+    /// afresh (for the profile).
+    pub incremental: u64,
+    pub refreshed: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+impl QuantNet {
+    pub fn new(net: &Mlp) -> QuantNet {
+        // The first layer adds its rows (a 0/1 input its row, another input its value times the
+        // row), so its sums are at the weights' own scale and each term is at most INPUT_LIMIT
+        // rows. The layers after it read i16 activations. A weight file has a hidden layer at
+        // least (`Mlp::validate`).
+        let hidden: Vec<IntLayer> = net
+            .hidden
+            .iter()
+            .enumerate()
+            .map(|(k, dense)| if k == 0 { IntLayer::new(dense, 0, INPUT_LIMIT as f64) } else { IntLayer::new(dense, ACTIVATION_SHIFT, i16::MAX as f64) })
+            .collect();
+        let policy = IntLayer::new(&net.policy, ACTIVATION_SHIFT, i16::MAX as f64);
+        let value = IntLayer::new(&net.value, ACTIVATION_SHIFT, i16::MAX as f64);
+        QuantNet { id: next_net_id(), game: net.game.clone(), features: net.num_features(), actions: net.num_actions(), hidden, policy, value }
+    }
+
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+    pub fn num_features(&self) -> usize {
+        self.features
+    }
+    pub fn num_actions(&self) -> usize {
+        self.actions
+    }
+
+    /// Evaluates the position whose features are `features` (dense, as [`crate::encode::Encode`]
+    /// writes them): returns `[mover, other]` in [-1, 1] and writes the logit of `actions[i]`
+    /// into `logits[i]` (`actions` may be empty: the value alone). `slot` names the accumulator
+    /// to start from: positions evaluated in one slot should resemble each other (the same
+    /// mover, the same symmetric view).
+    pub fn evaluate(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        assert_eq!(features.len(), self.features, "a feature vector of the wrong length");
+        assert!(logits.len() >= actions.len() && actions.iter().all(|&a| (a as usize) < self.actions), "actions outside the policy head");
+        #[cfg(target_arch = "x86_64")]
+        {
+            if has_avx2() {
+                // SAFETY: the CPU has just been checked for the feature the function enables.
+                return unsafe { self.evaluate_avx2(work, slot, features, actions, logits) };
+            }
+        }
+        self.evaluate_with::<false>(work, slot, features, actions, logits)
+    }
+
+    /// The value alone: the same numbers as [`QuantNet::evaluate`]'s.
+    pub fn value(&self, work: &mut Workspace, slot: usize, features: &[f32]) -> [f32; VALUE_OUTPUTS] {
+        self.evaluate(work, slot, features, &[], &mut [])
+    }
+
+    /// Every action's logit (tools that show or rank the whole policy).
+    pub fn all_logits(&self, work: &mut Workspace, slot: usize, features: &[f32], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        let actions: Vec<Action> = (0..self.actions as Action).collect();
+        self.evaluate(work, slot, features, &actions, logits)
+    }
+
+    /// The whole evaluation compiled for AVX2: the kernels inline into it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn evaluate_avx2(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        self.evaluate_with::<true>(work, slot, features, actions, logits)
+    }
+
+    #[inline(always)]
+    fn evaluate_with<const AVX2: bool>(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        self.trunk::<AVX2>(work, slot, features);
+        let Workspace { activations, sums, active_pairs, .. } = work;
+        let policy = &self.policy;
+        let scale = 1.0 / 2f32.powi((policy.shift + ACTIVATION_SHIFT) as i32);
+        // Row by row costs (active pairs) x (padded actions) / 8 madds; one dot product per
+        // action costs (inputs / 16) madds and a horizontal sum.
+        let pairs = active_pairs.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+        let by_rows = pairs * policy.padded / LANES;
+        let by_dots = actions.len() * (policy.inputs.div_ceil(16) + 4);
+        if by_rows < by_dots {
+            sums.clear();
+            sums.extend_from_slice(&policy.bias);
+            add_pairs::<AVX2>(sums, &policy.pairs, policy.padded, activations, active_pairs);
+            for (l, &a) in logits.iter_mut().zip(actions) {
+                *l = sums[a as usize] as f32 * scale;
+            }
+        } else {
+            for (l, &a) in logits.iter_mut().zip(actions) {
+                *l = (policy.bias[a as usize] + dot::<AVX2>(activations, policy.column(a as usize))) as f32 * scale;
+            }
+        }
+        let value = &self.value;
+        let scale = 1.0 / 2f32.powi((value.shift + ACTIVATION_SHIFT) as i32);
+        [0, 1].map(|o| ((value.bias[o] + dot::<AVX2>(activations, value.column(o))) as f32 * scale).tanh())
+    }
+
+    /// Leaves the last hidden layer's activations in `work.activations` (padded with zeros to a
+    /// multiple of 16) and its active pairs in `work.active_pairs`.
+    #[inline(always)]
+    fn trunk<const AVX2: bool>(&self, work: &mut Workspace, slot: usize, features: &[f32]) {
+        let first = &self.hidden[0];
+        if work.net != self.id {
+            work.slots.clear();
+            work.net = self.id;
+        }
+        if work.slots.len() <= slot {
+            work.slots.resize(slot + 1, Accumulator::default());
+        }
+        let cache = &mut work.slots[slot];
+        // The inputs that changed since the slot's last position, unless there are as many of
+        // them as it had active ones: then the sums are computed afresh.
+        let incremental = !cache.inputs.is_empty() && changed_inputs(&cache.inputs, features, cache.active, &mut work.changes);
+        if incremental {
+            for &(i, old, new) in &work.changes {
+                let row = first.row(i as usize);
+                if old != 0.0 && new != 0.0 && old != 1.0 && new != 1.0 {
+                    replace_input(&mut cache.sums, row, old, new);
+                } else {
+                    add_input::<AVX2>(&mut cache.sums, row, old, -1);
+                    add_input::<AVX2>(&mut cache.sums, row, new, 1);
+                }
+                cache.active = cache.active + (new != 0.0) as usize - (old != 0.0) as usize;
+            }
+            work.incremental += 1;
+        } else {
+            cache.sums.clear();
+            cache.sums.extend_from_slice(&first.bias);
+            let (sums, mut active) = (&mut cache.sums, 0);
+            for_each_active(features, |i, x| {
+                add_input::<AVX2>(sums, first.row(i), x, 1);
+                active += 1;
+            });
+            cache.active = active;
+            work.refreshed += 1;
+        }
+        cache.inputs.clear();
+        cache.inputs.extend_from_slice(features);
+        activate(&cache.sums[..first.outputs], first.shift, ACTIVATION_SHIFT, &mut work.activations);
+        for layer in &self.hidden[1..] {
+            pairs_of(&work.activations, &mut work.active_pairs);
+            work.sums.clear();
+            work.sums.extend_from_slice(&layer.bias);
+            add_pairs::<AVX2>(&mut work.sums, &layer.pairs, layer.padded, &work.activations, &work.active_pairs);
+            activate(&work.sums[..layer.outputs], layer.shift + ACTIVATION_SHIFT, ACTIVATION_SHIFT, &mut work.activations);
+        }
+        pairs_of(&work.activations, &mut work.active_pairs);
+    }
+}
+
+/// Calls `f(index, value)` for every non-zero input, its value clamped to `INPUT_LIMIT`.
+/// Eight inputs at a time become a mask of the non-zero ones, whose bits are then walked: no
+/// branch on each input.
+#[inline(always)]
+fn for_each_active(features: &[f32], mut f: impl FnMut(usize, f32)) {
+    for (c, chunk) in features.chunks(8).enumerate() {
+        // The sign bit shifted out: +0.0 and -0.0 are both "no input".
+        let mut mask = 0u32;
+        for (j, x) in chunk.iter().enumerate() {
+            mask |= ((x.to_bits() << 1 != 0) as u32) << j;
+        }
+        while mask != 0 {
+            let j = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            f(c * 8 + j, chunk[j].clamp(-INPUT_LIMIT, INPUT_LIMIT));
+        }
+    }
+}
+
+/// The inputs whose value differs between `old` and `new`, with both values (clamped); false,
+/// the list unfinished, once there are `limit` of them. Eight inputs at a time become a mask of
+/// the changed ones.
+#[inline(always)]
+fn changed_inputs(old: &[f32], new: &[f32], limit: usize, changes: &mut Vec<(u16, f32, f32)>) -> bool {
+    changes.clear();
+    for (c, (a, b)) in old.chunks(8).zip(new.chunks(8)).enumerate() {
+        let mut mask = 0u32;
+        for (j, (x, y)) in a.iter().zip(b).enumerate() {
+            mask |= ((x.to_bits() != y.to_bits()) as u32) << j;
+        }
+        if mask == 0 {
+            continue;
+        }
+        while mask != 0 {
+            let j = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            changes.push(((c * 8 + j) as u16, a[j].clamp(-INPUT_LIMIT, INPUT_LIMIT), b[j].clamp(-INPUT_LIMIT, INPUT_LIMIT)));
+        }
+        if changes.len() >= limit.max(1) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Adds `sign` (1 or -1) times input value `x` (0: absent) of a weight row to `sums`.
+#[inline(always)]
+fn add_input<const AVX2: bool>(sums: &mut [i32], row: &[i16], x: f32, sign: i32) {
+    let n = sums.len().min(row.len());
+    let (sums, row) = (&mut sums[..n], &row[..n]);
+    if x == 1.0 {
+        if sign > 0 {
+            for (s, &w) in sums.iter_mut().zip(row) {
+                *s += w as i32;
+            }
+        } else {
+            for (s, &w) in sums.iter_mut().zip(row) {
+                *s -= w as i32;
+            }
+        }
+    } else if x != 0.0 {
+        // Each term rounded on its own, so that adding a value and later taking it away
+        // cancels exactly. |x| <= 31 and |w| < 2^15: the product is below 2^20.
+        if sign > 0 {
+            for (s, &w) in sums.iter_mut().zip(row) {
+                *s += round_to_int(x * w as f32);
+            }
+        } else {
+            for (s, &w) in sums.iter_mut().zip(row) {
+                *s -= round_to_int(x * w as f32);
+            }
+        }
+    }
+}
+
+/// `sums[o] += round(new * row[o]) - round(old * row[o])`: an input whose value changed, in one
+/// pass, the same numbers as taking `old` away and adding `new`.
+#[inline(always)]
+fn replace_input(sums: &mut [i32], row: &[i16], old: f32, new: f32) {
+    let n = sums.len().min(row.len());
+    for (s, &w) in sums[..n].iter_mut().zip(&row[..n]) {
+        *s += round_to_int(new * w as f32) - round_to_int(old * w as f32);
+    }
+}
+
+/// Adding 1.5 * 2^23 to an f32 below 2^22 in magnitude leaves its nearest integer (ties to
+/// even) in the low bits of the sum: a rounding that vectorises.
+const ROUNDER: f32 = 12_582_912.0;
+
+#[inline(always)]
+fn round_to_int(v: f32) -> i32 {
+    (v + ROUNDER).to_bits() as i32 - ROUNDER.to_bits() as i32
+}
+
+/// ReLU of sums at scale `2^from`, as i16 activations at scale `2^to`, padded to a multiple of
+/// 16 with zeros.
+#[inline(always)]
+fn activate(sums: &[i32], from: u32, to: u32, out: &mut Vec<i16>) {
+    let n = sums.len();
+    out.clear();
+    out.resize(n.div_ceil(16) * 16, 0);
+    let out = &mut out[..n];
+    if from >= to {
+        let shift = from - to;
+        let half = (1 << shift) >> 1;
+        for i in 0..n {
+            out[i] = ((sums[i] + half) >> shift).max(0).min(i16::MAX as i32) as i16;
+        }
+    } else {
+        let shift = to - from;
+        for i in 0..n {
+            out[i] = (sums[i].max(0) as i64 * (1 << shift)).min(i16::MAX as i64) as i16;
+        }
+    }
+}
+
+/// Marks in `mask` (bit k) the pairs of activations `(2k, 2k + 1)` that are not both zero.
+#[inline(always)]
+fn pairs_of(activations: &[i16], mask: &mut Vec<u64>) {
+    let pairs = activations.len() / 2;
+    mask.clear();
+    mask.resize(pairs.div_ceil(64), 0);
+    // Eight pairs (one register of activations) at a time.
+    for (c, chunk) in activations[..2 * pairs].chunks(16).enumerate() {
+        let mut bits = 0u64;
+        for (j, pair) in chunk.chunks_exact(2).enumerate() {
+            bits |= (((pair[0] | pair[1]) != 0) as u64) << j;
+        }
+        mask[c / 8] |= bits << (8 * (c % 8));
+    }
+}
+
+/// Calls `f(k, a[2k] | a[2k+1] << 16)` for every pair marked in `mask`.
+#[inline(always)]
+fn for_each_pair(activations: &[i16], mask: &[u64], mut f: impl FnMut(usize, i32)) {
+    for (w, &word) in mask.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let k = 64 * w + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(k, (activations[2 * k] as u16 as u32 | (activations[2 * k + 1] as u16 as u32) << 16) as i32);
+        }
+    }
+}
+
+/// `sums[o] += a[2k] * pairs[k][o][0] + a[2k+1] * pairs[k][o][1]` for every pair k marked in
+/// `mask`; `sums` is `padded` long, a multiple of 8.
+#[inline(always)]
+fn add_pairs<const AVX2: bool>(sums: &mut [i32], pairs: &[i16], padded: usize, activations: &[i16], mask: &[u64]) {
+    assert!(sums.len() == padded && padded % LANES == 0);
+    assert!(mask.len() * 64 >= activations.len() / 2);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if AVX2 {
+            // SAFETY: only reached from code compiled for AVX2 after the CPU was checked; the
+            // loads stay inside the slices `add_pairs_avx2` takes with bounds checks.
+            return unsafe { add_pairs_avx2(sums, pairs, padded, activations, mask) };
+        }
+    }
+    for_each_pair(activations, mask, |k, packed| {
+        let (a0, a1) = (packed as i16 as i32, (packed >> 16) as i16 as i32);
+        let w = &pairs[k * padded * 2..(k + 1) * padded * 2];
+        for (o, s) in sums.iter_mut().enumerate() {
+            *s += a0 * w[2 * o] as i32 + a1 * w[2 * o + 1] as i32;
+        }
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn add_pairs_avx2(sums: &mut [i32], pairs: &[i16], padded: usize, activations: &[i16], mask: &[u64]) {
+    use std::arch::x86_64::*;
+    // Eight registers of eight sums at a time, over every active pair.
+    const BLOCK: usize = 64;
+    let mut start = 0;
+    while start < padded {
+        let width = (padded - start).min(BLOCK);
+        let registers = width / 8;
+        let mut acc = [_mm256_setzero_si256(); BLOCK / 8];
+        for (r, a) in acc.iter_mut().enumerate().take(registers) {
+            *a = _mm256_loadu_si256(sums.as_ptr().add(start + 8 * r).cast());
+        }
+        for_each_pair(activations, mask, |k, packed| {
+            let row = &pairs[(k * padded + start) * 2..(k * padded + start + width) * 2];
+            let both = _mm256_set1_epi32(packed);
+            for (r, a) in acc.iter_mut().enumerate().take(registers) {
+                let w = _mm256_loadu_si256(row.as_ptr().add(16 * r).cast());
+                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(both, w));
+            }
+        });
+        for (r, a) in acc.iter().enumerate().take(registers) {
+            _mm256_storeu_si256(sums.as_mut_ptr().add(start + 8 * r).cast(), *a);
+        }
+        start += width;
+    }
+}
+
+/// `sum of a[i] * w[i]`; both a multiple of 16 long.
+#[inline(always)]
+fn dot<const AVX2: bool>(a: &[i16], w: &[i16]) -> i32 {
+    let n = a.len().min(w.len());
+    assert!(n % 16 == 0);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if AVX2 {
+            // SAFETY: as in `add_pairs`; both slices hold `n` items.
+            return unsafe { dot_avx2(&a[..n], &w[..n]) };
+        }
+    }
+    dot_portable(&a[..n], &w[..n])
+}
+
+fn dot_portable(a: &[i16], w: &[i16]) -> i32 {
+    a.iter().zip(w).map(|(&x, &y)| x as i32 * y as i32).sum()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_avx2(a: &[i16], w: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    let mut acc = _mm256_setzero_si256();
+    let mut i = 0;
+    while i + 16 <= a.len() {
+        let x = _mm256_loadu_si256(a.as_ptr().add(i).cast());
+        let y = _mm256_loadu_si256(w.as_ptr().add(i).cast());
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x, y));
+        i += 16;
+    }
+    let half = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
+    let last = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
+    _mm_cvtsi128_si32(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    fn random_net(features: usize, hidden: &[usize], actions: usize, seed: u64) -> Mlp {
+        let mut rng = Rng::new(seed);
+        let mut dense = |i, o, scale: f32| {
+            let mut l = Dense::zeros(i, o);
+            for v in l.weights.iter_mut().chain(l.bias.iter_mut()) {
+                *v = (rng.unit_f32() - 0.5) * scale;
+            }
+            l
+        };
+        let mut layers = Vec::new();
+        let mut width = features;
+        for &h in hidden {
+            layers.push(dense(width, h, 1.0));
+            width = h;
+        }
+        Mlp { game: "g".into(), hidden: layers, policy: dense(width, actions, 1.0), value: dense(width, 2, 0.3) }
+    }
+
+    fn random_features(rng: &mut Rng, n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|_| match rng.below(10) {
+                0..=5 => 0.0,
+                6..=8 => 1.0,
+                _ => rng.unit_f32() * 3.0 - 1.0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_hand_computed_net_is_exact() {
+        // One hidden unit: h = relu(1*2 + 0.5) = 2.5; logits = 2.5*[1,-1] + [0, 1]; v = tanh(2.5*[0.1,-0.1]).
+        let net = Mlp {
+            game: "g".into(),
+            hidden: vec![Dense { inputs: 2, outputs: 1, weights: vec![1.0, 3.0], bias: vec![0.5] }],
+            policy: Dense { inputs: 1, outputs: 2, weights: vec![1.0, -1.0], bias: vec![0.0, 1.0] },
+            value: Dense { inputs: 1, outputs: 2, weights: vec![0.1, -0.1], bias: vec![0.0, 0.0] },
+        };
+        let mut reference = [0.0; 2];
+        let v = net.forward_f32(&[2.0, 0.0], &mut reference);
+        assert_eq!(reference, [2.5, -1.5]);
+        assert!((v[0] - 0.25f32.tanh()).abs() < 1e-7 && (v[1] + 0.25f32.tanh()).abs() < 1e-7);
+        let q = QuantNet::new(&net);
+        let mut work = Workspace::default();
+        let mut logits = [0.0; 2];
+        let w = q.evaluate(&mut work, 0, &[2.0, 0.0], &[0, 1], &mut logits);
+        assert_eq!(logits, [2.5, -1.5]);
+        assert!((w[0] - v[0]).abs() < 1e-4 && (w[1] - v[1]).abs() < 1e-4, "{w:?}");
+        assert_eq!(q.value(&mut work, 0, &[2.0, 0.0]), w, "the value alone is the same value");
+    }
+
+    #[test]
+    fn integers_follow_the_f32_net_closely() {
+        let net = random_net(70, &[40, 24], 30, 1);
+        let q = QuantNet::new(&net);
+        let mut rng = Rng::new(2);
+        let mut work = Workspace::default();
+        let actions: Vec<Action> = (0..30).collect();
+        for _ in 0..50 {
+            let x = random_features(&mut rng, 70);
+            let mut reference = vec![0.0; 30];
+            let v = net.forward_f32(&x, &mut reference);
+            let mut logits = vec![0.0; 30];
+            let w = q.evaluate(&mut work, 0, &x, &actions, &mut logits);
+            for (a, b) in reference.iter().zip(&logits) {
+                assert!((a - b).abs() < 0.02, "{a} vs {b}");
+            }
+            assert!((v[0] - w[0]).abs() < 0.01 && (v[1] - w[1]).abs() < 0.01, "{v:?} vs {w:?}");
+        }
+    }
+
+    #[test]
+    fn incremental_sums_equal_fresh_ones_and_any_action_subset_agrees() {
+        let net = random_net(90, &[48, 32], 40, 3);
+        let q = QuantNet::new(&net);
+        let mut rng = Rng::new(4);
+        let (mut kept, mut fresh) = (Workspace::default(), Workspace::default());
+        let mut x = random_features(&mut rng, 90);
+        let all: Vec<Action> = (0..40).collect();
+        for step in 0..200 {
+            // Change a few inputs, as a move does.
+            for _ in 0..rng.below(6) {
+                let i = rng.below(90);
+                x[i] = if x[i] == 0.0 { 1.0 } else if rng.below(2) == 0 { 0.0 } else { rng.unit_f32() * 2.0 };
+            }
+            let mut a = vec![0.0; 40];
+            let va = q.evaluate(&mut kept, 1, &x, &all, &mut a);
+            fresh = Workspace { slots: Vec::new(), ..fresh };
+            let mut b = vec![0.0; 40];
+            let vb = q.evaluate(&mut fresh, 1, &x, &all, &mut b);
+            assert_eq!((va, &a), (vb, &b), "step {step}");
+            // A few actions only: the same logits (the other way of computing the head).
+            let some: Vec<Action> = vec![3, 17, 39];
+            let mut c = vec![0.0; 3];
+            q.evaluate(&mut fresh, 1, &x, &some, &mut c);
+            assert_eq!(c, vec![a[3], a[17], a[39]]);
+        }
+        assert!(kept.incremental > 100, "most positions were updated, not rebuilt: {}", kept.incremental);
+    }
+
+    #[test]
+    fn the_portable_code_gives_the_vector_codes_numbers() {
+        let net = random_net(120, &[72, 40], 50, 11);
+        let q = QuantNet::new(&net);
+        let mut rng = Rng::new(12);
+        let (mut vector, mut portable) = (Workspace::default(), Workspace::default());
+        let all: Vec<Action> = (0..50).collect();
+        for _ in 0..30 {
+            let x = random_features(&mut rng, 120);
+            let (mut a, mut b) = (vec![0.0; 50], vec![0.0; 50]);
+            let va = q.evaluate(&mut vector, 0, &x, &all, &mut a);
+            let vb = q.evaluate_with::<false>(&mut portable, 0, &x, &all, &mut b);
+            assert_eq!((va, a), (vb, b));
+        }
+        let mut sums = vec![0i32; 64];
+        let row: Vec<i16> = (0..64).map(|_| (rng.below(60001) as i32 - 30000) as i16).collect();
+        add_input::<false>(&mut sums, &row, -0.7137, 1);
+        add_input::<false>(&mut sums, &row, -0.7137, -1);
+        assert!(sums.iter().all(|&s| s == 0), "adding a value and taking it away cancels exactly");
+    }
+}
