@@ -456,6 +456,154 @@ pub fn shorten(code: &str) -> Result<String, String> {
     Ok(minify(&Lexed { chars, literal }))
 }
 
+/// `code` (a minified bundle, `extra` the items it is completed with, such as the weights) with
+/// the functions and constants it never uses taken out, as `rustc`'s dead-code analysis finds
+/// them: a bundle holds a whole module where a bot needs a few of its functions, and
+/// CodinGame's 100,000 bytes are shared with the weights. Only free functions, functions of
+/// inherent impls and constants go (never a trait's items); rounds repeat while one removes
+/// something. Without a `rustc` to ask, `code` comes back as it was.
+pub fn prune_unused(code: &str, extra: &str) -> String {
+    let mut code = code.to_string();
+    for _ in 0..8 {
+        let Some(dead) = dead_items(&code, extra) else { break };
+        let Ok(lexed) = lex(&code) else { break };
+        let mut cuts: Vec<(usize, usize)> = dead.iter().filter_map(|&at| item_extent(&lexed, at)).collect();
+        cuts.sort_unstable();
+        cuts.dedup_by(|b, a| b.0 < a.1);
+        if cuts.is_empty() {
+            break;
+        }
+        let chars: Vec<char> = code.chars().collect();
+        let mut kept = String::with_capacity(code.len());
+        let mut from = 0;
+        for (start, end) in cuts {
+            kept.extend(&chars[from..start]);
+            from = end;
+        }
+        kept.extend(&chars[from..]);
+        code = kept;
+    }
+    code
+}
+
+/// Where (char offsets of their names) `rustc` finds unused items in `code` + `extra`, its
+/// modules made private so that the analysis sees the whole bot; `None` without a `rustc`.
+fn dead_items(code: &str, extra: &str) -> Option<Vec<usize>> {
+    let dir = std::env::temp_dir().join(format!("cupzero-prune-{}-{:?}", std::process::id(), std::thread::current().id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let file = dir.join("bot.rs");
+    // Same length: offsets in the analysed text are offsets in `code`.
+    let private = code.replace("pub mod ", "    mod ");
+    std::fs::write(&file, format!("{private}{extra}")).ok()?;
+    let output = std::process::Command::new("rustc")
+        .args(["--edition", "2021", "--crate-type", "bin", "--emit=metadata", "--error-format=json", "-W", "dead_code", "-o"])
+        .arg(dir.join("bot.rmeta"))
+        .arg(&file)
+        .output()
+        .ok();
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = output?;
+    if !output.status.success() {
+        return None;
+    }
+    // Byte offsets to char offsets.
+    let char_at: Vec<usize> = {
+        let mut map = vec![0; private.len() + 1];
+        for (n, (byte, _)) in private.char_indices().enumerate() {
+            map[byte] = n;
+        }
+        map[private.len()] = private.chars().count();
+        map
+    };
+    let mut found = Vec::new();
+    for line in String::from_utf8_lossy(&output.stderr).lines() {
+        let Ok(diagnostic) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        if diagnostic["code"]["code"] != "dead_code" {
+            continue;
+        }
+        for span in diagnostic["spans"].as_array().into_iter().flatten() {
+            if let Some(start) = span["byte_start"].as_u64().map(|b| b as usize).filter(|&b| b < private.len()) {
+                found.push(char_at[start]);
+            }
+        }
+    }
+    Some(found)
+}
+
+/// The extent of the free function, inherent function or constant whose name starts at
+/// `name`, its attributes and `pub` included; `None` for anything else (a trait's items, a
+/// struct, a field).
+fn item_extent(l: &Lexed, name: usize) -> Option<(usize, usize)> {
+    let text: String = l.chars[..name].iter().collect();
+    let before = text.trim_end();
+    let kind = if before.ends_with("fn") { "fn" } else if before.ends_with("const") && !before.ends_with("const fn") { "const" } else { return None };
+    let mut start = before.len() - kind.len();
+    // Qualifiers and attributes before the keyword.
+    loop {
+        let head = text[..start].trim_end();
+        let trimmed = ["pub(crate)", "pub", "unsafe", "const", "extern \"C\""].iter().find(|q| head.ends_with(*q)).map(|q| head.len() - q.len());
+        if let Some(at) = trimmed {
+            start = at;
+            continue;
+        }
+        if head.ends_with(']') {
+            // An attribute: back to its `#[`.
+            match head.rfind("#[") {
+                Some(at) => {
+                    start = at;
+                    continue;
+                }
+                None => return None,
+            }
+        }
+        break;
+    }
+    // The item's block: not a trait or a trait impl.
+    let mut depth = 0i32;
+    let mut i = start;
+    while i > 0 {
+        i -= 1;
+        if l.literal[i] {
+            continue;
+        }
+        match l.chars[i] {
+            '}' => depth += 1,
+            '{' if depth == 0 => {
+                let header: String = l.chars[..i].iter().rev().take_while(|&&c| c != '}' && c != ';' && c != '{').collect::<Vec<_>>().into_iter().rev().collect();
+                let header = header.trim();
+                if header.contains("trait ") || (header.starts_with("impl") && header.contains(" for ")) {
+                    return None;
+                }
+                break;
+            }
+            '{' => depth -= 1,
+            _ => {}
+        }
+    }
+    // The end: a body's closing brace, or a constant's `;`.
+    let mut depth = 0i32;
+    let mut i = name;
+    while i < l.chars.len() {
+        if !l.literal[i] {
+            match l.chars[i] {
+                ';' if depth == 0 && kind == "const" => return Some((start, i + 1)),
+                ';' if depth == 0 => return None,
+                '{' | '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 && kind == "fn" {
+                        return Some((start, i + 1));
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,6 +48,11 @@ pub struct JudgeArgs {
     /// and count as one pair (pentanomial).
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
+    /// Start every game from this many random actions (games 2k and 2k+1 from the same ones,
+    /// seats swapped), where every turn's input is the whole position (Connect 4): programs that
+    /// always answer alike otherwise play the same two games over and over.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: usize,
     /// Print a line per finished game.
     #[arg(long)]
     pub verbose: bool,
@@ -129,12 +134,17 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         transcripts: args.transcripts,
         suspend: !args.no_suspend,
         game_offset: 0,
-        paired_seeds: args.sprt.is_some(),
+        paired_seeds: args.sprt.is_some() || args.opening_plies > 0,
+        opening_plies: args.opening_plies,
         sprt: args.sprt.as_deref().map(selfplay::sprt::Sprt::parse).transpose().map_err(anyhow::Error::msg)?,
     };
     let referee = referee(args.game);
+    if args.opening_plies > 0 && !referee.any_start() {
+        bail!("--opening-plies: {}'s programs are told moves, not the position, so a game cannot start from a random opening", args.game.name());
+    }
     let verbose = args.verbose;
     let total = config.games;
+    let started = std::time::Instant::now();
     let mut progress = |record: &judge::GameRecord, summary: &judge::JudgeSummary| {
         if verbose {
             let fault = record.fault.as_ref().map(|f| format!(" ({} {:?}: {})", f.player, f.fault.kind, f.fault.detail)).unwrap_or_default();
@@ -143,8 +153,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
                 record.game, record.seats[0], record.seats[1], record.points[0], record.points[1], record.end
             );
         } else {
-            let s = summary.stats;
-            eprint!("\r{}/{total} games, A {}-{}-{} (W-D-L)   ", summary.games, s.wins, s.draws, s.losses);
+            eprint!("\r{}   ", selfplay::stats::match_progress(&summary.stats, total, started.elapsed()));
             let _ = std::io::stderr().flush();
         }
     };

@@ -167,6 +167,7 @@ fn run_game<G: Training + View>(args: LeagueArgs) -> Result<()> {
                 suspend: true,
                 sprt: None,
                 paired_seeds: true,
+                opening_plies: 0,
                 game_offset: game,
             };
             let mut played = None;

@@ -81,7 +81,10 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
         }
         let agreement = same as f64 / n as f64;
         let mean_diff = value_diff / n as f64;
-        assert!(agreement >= 0.99, "{dtype:?}: policy argmax agrees on {:.2}% of {n}", 100.0 * agreement);
+        // The integer search's code leaves 9 or 10 bits a weight in CodinGame's 100,000 bytes
+        // (97 to 98% the same top move here; 12 bits gave 99.8%): what that costs on the clock
+        // is judged (BENCHMARKS.md, Connect 4); a storage that damages the net fails here.
+        assert!(agreement >= 0.96, "{dtype:?}: policy argmax agrees on {:.2}% of {n}", 100.0 * agreement);
         assert!(mean_diff <= 0.05, "{dtype:?}: mean value difference {mean_diff:.4}");
     }
 }

@@ -143,8 +143,9 @@ mod slot {
     pub const PROVEN_BIT: u32 = 1 << 22;
 }
 
-/// Room for this many slots at first (all of them for narrower nodes).
-const FIRST_CAPACITY: usize = 8;
+/// Room for this many slots once a node's first child is chosen; twice as many each time it
+/// is full. Most nodes are leaves, expanded once and never descended into: they get no slots.
+const FIRST_CAPACITY: usize = 4;
 /// The most children a node may have: slot and candidate numbers fit in 10 bits.
 const MAX_CHILDREN: usize = 1023;
 
@@ -337,14 +338,12 @@ impl<G: Game> Mcts<G> {
         self.set(p, slot::Q1, exact[1].to_bits());
     }
 
-    /// A new node for `count` candidates found at `candidates`, with room for some slots.
-    /// Its best candidate is found here.
+    /// A new node for `count` candidates found at `candidates`, without slots yet. Its best
+    /// candidate is found here.
     fn new_node(&mut self, count: usize, candidates: u32) -> u32 {
-        let capacity = if count <= 2 * FIRST_CAPACITY { count } else { FIRST_CAPACITY };
         let node = self.arena.len() as u32;
-        self.arena.resize(self.arena.len() + node::HEADER + slot::FIELDS * capacity, 0);
+        self.arena.resize(self.arena.len() + node::HEADER, 0);
         self.set_header(node, node::COUNT, count as u32);
-        self.set_header(node, node::CAPACITY, capacity as u32);
         self.set_header(node, node::CANDIDATES, candidates);
         self.update_best(node);
         node
@@ -393,11 +392,12 @@ impl<G: Game> Mcts<G> {
         place
     }
 
-    /// Moves the node at `node` to the end of the arena with twice the slots; returns where.
+    /// Moves the node at `node` to the end of the arena with room for more slots (the first
+    /// ones, or twice as many); returns where.
     fn grow(&mut self, node: u32, owner: Option<Place>) -> u32 {
-        let count = self.header(node, node::COUNT);
+        let count = self.header(node, node::COUNT) as usize;
         let (slots, capacity) = (self.header(node, node::SLOTS) as usize, self.header(node, node::CAPACITY) as usize);
-        let wider = (2 * capacity).min(count as usize).max(1);
+        let wider = if capacity == 0 { FIRST_CAPACITY } else { 2 * capacity }.min(count).max(1);
         let moved = self.arena.len();
         self.arena.resize(moved + node::HEADER + slot::FIELDS * wider, 0);
         self.arena.copy_within(node as usize..node as usize + node::HEADER, moved);

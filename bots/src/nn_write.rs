@@ -175,7 +175,7 @@ pub fn to_bytes(net: &Mlp) -> Vec<u8> {
 /// decisive, stay f16 when the hidden layers are integers); fails on a value the storage
 /// cannot hold instead of clamping it.
 pub fn to_bytes_as(net: &Mlp, storage: Storage) -> Result<Vec<u8>, ExportError> {
-    write(net, storage, None)
+    write(net, &vec![storage; net.hidden.len()], None)
 }
 
 /// Like [`to_bytes_as`], with integer weights rounded up or down to fit `inputs` (a sample of the
@@ -184,9 +184,16 @@ pub fn to_bytes_as(net: &Mlp, storage: Storage) -> Result<Vec<u8>, ExportError> 
 /// `e^T C e`, C the second moment of the layer's inputs under the already quantised layers before
 /// it). The error per weight stays within one step; the net's outputs move much less.
 pub fn to_bytes_calibrated(net: &Mlp, storage: Storage, inputs: &[Vec<f32>]) -> Result<Vec<u8>, ExportError> {
+    to_bytes_calibrated_by_layer(net, &vec![storage; net.hidden.len()], inputs)
+}
+
+/// Like [`to_bytes_calibrated`], each hidden layer in a storage of its own (`storages[k]`
+/// for hidden layer `k`): the bits go where the net's outputs feel them.
+pub fn to_bytes_calibrated_by_layer(net: &Mlp, storages: &[Storage], inputs: &[Vec<f32>]) -> Result<Vec<u8>, ExportError> {
+    assert_eq!(storages.len(), net.hidden.len(), "one storage per hidden layer");
     let mut per_layer: Vec<Vec<Vec<f32>>> = Vec::with_capacity(net.hidden.len());
     let mut current: Vec<Vec<f32>> = inputs.to_vec();
-    for layer in &net.hidden {
+    for (layer, storage) in net.hidden.iter().zip(storages) {
         per_layer.push(current.clone());
         if let Some(bits) = storage.int_bits() {
             // The next layer sees this layer as it will be stored.
@@ -205,7 +212,7 @@ pub fn to_bytes_calibrated(net: &Mlp, storage: Storage, inputs: &[Vec<f32>]) -> 
                 .collect();
         }
     }
-    write(net, storage, Some(&per_layer))
+    write(net, storages, Some(&per_layer))
 }
 
 /// Per-output scales and the integer weights of a hidden layer: nearest rounding, or, with a
@@ -341,7 +348,9 @@ fn encode_int(model: &mut IntModel, e: &mut RangeEncoder, q: i32) {
     }
 }
 
-fn write(net: &Mlp, storage: Storage, calibration: Option<&[Vec<Vec<f32>>]>) -> Result<Vec<u8>, ExportError> {
+fn write(net: &Mlp, storages: &[Storage], calibration: Option<&[Vec<Vec<f32>>]>) -> Result<Vec<u8>, ExportError> {
+    // The header names the first hidden layer's storage; each layer names its own.
+    let storage = storages.first().copied().unwrap_or(Storage::F32);
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -364,7 +373,7 @@ fn write(net: &Mlp, storage: Storage, calibration: Option<&[Vec<Vec<f32>>]>) -> 
             return Err(ExportError::NotFinite { layer: name(), index });
         }
         let is_head = k >= net.hidden.len();
-        let layer_storage = match storage {
+        let layer_storage = match storages.get(k).copied().unwrap_or(storage) {
             Storage::Int { .. } | Storage::Coded { .. } if is_head => Storage::F16,
             other => other,
         };

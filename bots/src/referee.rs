@@ -52,6 +52,10 @@ impl Misplay {
 pub trait RefereeRules: Contest {
     /// The game and its contest in a few words (`--help`).
     const TITLE: &'static str;
+    /// Whether every turn's input tells the whole position, so that a judge may start a game
+    /// from any position it reached (a random opening: games between two programs that always
+    /// answer alike otherwise repeat).
+    const ANY_START: bool = false;
 
     /// Lines `seat` reads before play starts. Default: CodeCup's `Start` to the first player.
     fn intro(&self, seat: Player) -> String {

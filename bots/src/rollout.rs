@@ -27,6 +27,14 @@ pub trait Playout: Game {
     }
 }
 
+/// The seed of a bot's random playouts: fixed for a search with a fixed budget (`playouts`),
+/// so that such matches repeat; drawn from the clock for a bot on the clock, whose games then
+/// differ from one another as the contest's do (the same program met twice need not replay one
+/// game).
+pub fn playout_seed(playouts: Option<u64>) -> u64 {
+    if playouts.is_some() { 0 } else { Rng::from_entropy().next_u64() }
+}
+
 /// A net's priors with a value mixed from the net and one random playout:
 /// `(1 - rollout_weight) * net + rollout_weight * playout`. For games whose value net is still
 /// weak but whose random playouts are informative and cheap (Zuniq: the last mover wins).

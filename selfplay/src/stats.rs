@@ -93,6 +93,43 @@ impl MatchStats {
     }
 }
 
+/// How long the rest of a job of `total` units will take at the pace of the `done` ones:
+/// "ETA 3 min 20 s" (empty before the first unit is done).
+pub fn eta(elapsed: std::time::Duration, done: usize, total: usize) -> String {
+    if done == 0 || done >= total {
+        return String::new();
+    }
+    let left = elapsed.as_secs_f64() / done as f64 * (total - done) as f64;
+    format!("ETA {}", fmt_duration(left))
+}
+
+/// Seconds as "42 s", "3 min 20 s" or "2 h 05 min".
+pub fn fmt_duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// One progress line of a match: games done out of the total, A's W-D-L, its score so far
+/// with the 95% interval, and an ETA.
+pub fn match_progress(stats: &MatchStats, total: usize, elapsed: std::time::Duration) -> String {
+    let (lo, hi) = stats.score_interval();
+    format!(
+        "{}/{total} games, A {}-{}-{} (W-D-L), score {:.1}% ({:.1}..{:.1}%) {}",
+        stats.games(),
+        stats.wins,
+        stats.draws,
+        stats.losses,
+        100.0 * stats.score(),
+        100.0 * lo,
+        100.0 * hi,
+        eta(elapsed, stats.games() as usize, total)
+    )
+}
+
 pub fn fmt_elo(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf".into() } else { "-inf".into() }
@@ -104,6 +141,20 @@ pub fn fmt_elo(elo: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_says_how_far_how_well_and_how_long() {
+        let mut stats = MatchStats::default();
+        for score in [1.0, 0.5, 1.0, 0.0] {
+            stats.add(score);
+        }
+        let line = match_progress(&stats, 10, std::time::Duration::from_secs(40));
+        assert!(line.starts_with("4/10 games, A 2-1-1 (W-D-L), score 62.5% ("), "{line}");
+        assert!(line.ends_with("ETA 1 min 00 s"), "{line}");
+        assert_eq!(eta(std::time::Duration::from_secs(7200), 1, 3), "ETA 4 h 00 min");
+        assert_eq!(eta(std::time::Duration::from_secs(5), 0, 3), "");
+        assert_eq!(fmt_duration(59.4), "59 s");
+    }
 
     #[test]
     fn even_match_is_zero_elo() {

@@ -56,6 +56,8 @@ pub fn parse_answer(state: &Connect4, line: &str) -> Result<Action, Misplay> {
 
 impl RefereeRules for Connect4 {
     const TITLE: &'static str = "Connect 4, CodinGame 7x9 with STEAL";
+    // Every turn's input is the whole board.
+    const ANY_START: bool = true;
 
     fn turn_input(&self, first_turn: bool, previous: Option<Action>) -> String {
         turn_input(self, first_turn, previous)

@@ -47,7 +47,8 @@ impl Contest for Uttt {
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         if ROLLOUT_WEIGHT > 0.0 {
-            Box::new(SearchAgent::new(Uttt::new(), config, MixedEvaluator::new(NetEvaluator::new(net), 0, ROLLOUT_WEIGHT), playouts))
+            let evaluator = MixedEvaluator::new(NetEvaluator::new(net), crate::rollout::playout_seed(playouts), ROLLOUT_WEIGHT);
+            Box::new(SearchAgent::new(Uttt::new(), config, evaluator, playouts))
         } else {
             Box::new(SearchAgent::new(Uttt::new(), config, NetEvaluator::new(net), playouts))
         }

@@ -68,7 +68,7 @@ impl Contest for Zuniq {
     }
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
-        let evaluator = MixedEvaluator::new(NetEvaluator::new(net), 0, ROLLOUT_WEIGHT);
+        let evaluator = MixedEvaluator::new(NetEvaluator::new(net), crate::rollout::playout_seed(playouts), ROLLOUT_WEIGHT);
         let search = SearchAgent::new(Zuniq::new(), config, evaluator, playouts);
         Box::new(EndgameAgent::new(search, SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PACE))
     }

@@ -39,10 +39,27 @@ impl<G: RefereeRules> Referee for GameReferee<G> {
         G::NAME
     }
 
-    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, time_scale: f64) -> RefereeResult {
+    fn any_start(&self) -> bool {
+        G::ANY_START
+    }
+
+    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, opening: usize, time_scale: f64) -> RefereeResult {
         let codecup = G::PLATFORM == Platform::CodeCup;
         let mut rng = Rng::new(seed);
         let mut state = G::new_game(&mut rng);
+        assert!(opening == 0 || G::ANY_START, "{} cannot start from a random opening", G::NAME);
+        // The opening: random legal actions, none of them ending the game.
+        let mut actions = Vec::new();
+        let mut previous: Option<Action> = None;
+        let mut legal = bots::game::ActionList::new();
+        for _ in 0..opening {
+            state.legal_actions(&mut legal);
+            let lasting: Vec<Action> = legal.iter().copied().filter(|&a| !{ let mut s = state.clone(); s.apply(a); s.is_terminal() }).collect();
+            let Some(&action) = lasting.get(rng.below(lasting.len().max(1))) else { break };
+            actions.push(G::format_action(action));
+            state.apply(action);
+            previous = Some(action);
+        }
         for (seat, p) in players.iter_mut().enumerate() {
             let intro = state.intro(seat);
             if !intro.is_empty() {
@@ -54,8 +71,6 @@ impl<G: RefereeRules> Referee for GameReferee<G> {
         let mut has_played = [false; NUM_PLAYERS];
         let mut faulted: [Option<Fault>; NUM_PLAYERS] = [None, None];
         let mut claims: [Option<usize>; NUM_PLAYERS] = [None, None];
-        let mut actions = Vec::new();
-        let mut previous: Option<Action> = None;
         let mut note = String::new();
         while !state.is_terminal() {
             let seat = state.to_move();
