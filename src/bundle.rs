@@ -463,11 +463,14 @@ pub fn shorten(code: &str) -> Result<String, String> {
 /// inherent impls and constants go (never a trait's items); rounds repeat while one removes
 /// something. Without a `rustc` to ask, `code` comes back as it was.
 pub fn prune_unused(code: &str, extra: &str) -> String {
+    let original = code.to_string();
     let mut code = code.to_string();
     for _ in 0..8 {
         let Some(dead) = dead_items(&code, extra) else { break };
         let Ok(lexed) = lex(&code) else { break };
-        let mut cuts: Vec<(usize, usize)> = dead.iter().filter_map(|&at| item_extent(&lexed, at)).collect();
+        // An unused function may still be named by code rustc keeps (a trait impl of a type
+        // never built): only a name written once, where it is declared, goes.
+        let mut cuts: Vec<(usize, usize)> = dead.iter().filter(|&&at| named_once(&lexed, at)).filter_map(|&at| item_extent(&lexed, at)).collect();
         cuts.sort_unstable();
         cuts.dedup_by(|b, a| b.0 < a.1);
         if cuts.is_empty() {
@@ -483,7 +486,32 @@ pub fn prune_unused(code: &str, extra: &str) -> String {
         kept.extend(&chars[from..]);
         code = kept;
     }
+    // What is left must still build; otherwise the bundle stays whole.
+    if code != original && dead_items(&code, extra).is_none() {
+        return original;
+    }
     code
+}
+
+/// Whether the identifier starting at `at` appears nowhere else in the code (outside literals).
+fn named_once(l: &Lexed, at: usize) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let end = (at..l.chars.len()).find(|&i| !is_ident(l.chars[i])).unwrap_or(l.chars.len());
+    let name = &l.chars[at..end];
+    let mut count = 0;
+    let mut i = 0;
+    while i + name.len() <= l.chars.len() {
+        if !l.literal[i] && l.chars[i..i + name.len()] == *name && (i == 0 || !is_ident(l.chars[i - 1])) && l.chars.get(i + name.len()).map_or(true, |&c| !is_ident(c)) {
+            count += 1;
+            if count > 1 {
+                return false;
+            }
+            i += name.len();
+        } else {
+            i += 1;
+        }
+    }
+    count == 1
 }
 
 /// Where (char offsets of their names) `rustc` finds unused items in `code` + `extra`, its
