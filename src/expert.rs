@@ -9,7 +9,7 @@ use bots::rng::Rng;
 use bots::training::Training;
 use bots::nn::Mlp;
 use clap::Args;
-use selfplay::expert::{fit_value, play, td_lambda_targets, FitConfig, Labelled, PlayConfig};
+use selfplay::expert::{fit_value, play_reporting, td_lambda_targets, FitConfig, Labelled, PlayConfig};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -155,14 +155,34 @@ fn expert<G: Training>(args: &ExpertArgs) -> Result<()> {
         let play_config = PlayConfig { games: args.games, threads, random_opening: args.random_opening, explore: args.explore, seed: args.seed ^ (round as u64) << 40 };
         let shared = net.clone().filter(|_| !args.hand_made).map(Arc::new);
         let width = Some(args.width);
-        let data = play(
+        // Games done, the mean score so far with its 95% interval, and an ETA.
+        let scores = std::sync::Mutex::new(Vec::<f64>::new());
+        let report = |score: f32| {
+            let mut scores = scores.lock().unwrap_or_else(|e| e.into_inner());
+            scores.push(score as f64);
+            let n = scores.len() as f64;
+            let mean = scores.iter().sum::<f64>() / n;
+            let sd = (scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+            let half = 1.96 * sd / n.sqrt();
+            eprint!(
+                "\rround {round}: {}/{} games, mean score {mean:.1} ({:.1}..{:.1}) {}   ",
+                scores.len(),
+                args.games,
+                mean - half,
+                mean + half,
+                selfplay::stats::eta(start.elapsed(), scores.len(), args.games)
+            );
+        };
+        let data = play_reporting(
             &play_config,
             || match &shared {
                 Some(net) => G::bot_agent(Arc::clone(net), bots::bot::net_search_config::<G>(), width),
                 None => G::classic_agent(0, width).expect("checked: a classic bot or a net"),
             },
             target::<G>,
+            &report,
         );
+        eprintln!();
         let (mean, min, max) = summary(&data.scores);
         say(format!(
             "round {round}: {} games by the {} beam (width {}), mean score {mean:.1} (min {min}, max {max}), {} positions, {:.0} s",

@@ -176,6 +176,11 @@ fn run_game<G: Training + View>(args: LeagueArgs) -> Result<()> {
             let fault = record.fault.as_ref().map(|f| format!("{} {:?}: {}", if f.player == "A" { a } else { b }, f.fault.kind, f.fault.detail));
             Ok(LeagueGame { a: a.into(), b: b.into(), game: record.game, seed: record.seed, points: record.points, end: record.end, fault, actions: record.actions })
         };
+        // Progress: the games this run plays out of those it may play (a decided pairing
+        // stops early), each pairing's score with its interval, an ETA.
+        let started = std::time::Instant::now();
+        let planned = pairings.len() * games;
+        let already = results.games.len();
         while let Some(batch) = next_games(&results, &undecided(&results, &pairings, args.sprt.as_ref()), games) {
             let mut failure = None;
             selfplay::parallel::run_games(
@@ -185,8 +190,26 @@ fn run_game<G: Training + View>(args: LeagueArgs) -> Result<()> {
                 |(i, outcome)| {
                     let (a, b, _) = &batch[i];
                     let appended = outcome.and_then(|played| {
-                        eprintln!("{a} vs {b}, game {}: {} - {}{}", played.game, played.points[0], played.points[1], played.fault.as_ref().map_or(String::new(), |f| format!(" ({f})")));
-                        results.append(played)
+                        let fault = played.fault.as_ref().map_or(String::new(), |f| format!(" ({f})"));
+                        let line = format!("{a} vs {b}, game {}: {} - {}{fault}", played.game, played.points[0], played.points[1]);
+                        results.append(played)?;
+                        let mut stats = selfplay::stats::MatchStats::default();
+                        for g in results.games.iter().filter(|g| (&g.a, &g.b) == (a, b)) {
+                            stats.add(g.score());
+                        }
+                        let done = results.games.len() - already;
+                        let (lo, hi) = stats.score_interval();
+                        eprintln!(
+                            "{line}; {a} {:.1}% ({:.1}..{:.1}%) over {}; {}/{} games {}",
+                            100.0 * stats.score(),
+                            100.0 * lo,
+                            100.0 * hi,
+                            stats.games(),
+                            done,
+                            planned.saturating_sub(already).max(done),
+                            selfplay::stats::eta(started.elapsed(), done, planned.saturating_sub(already))
+                        );
+                        Ok(())
                     });
                     if let Err(e) = appended {
                         failure.get_or_insert(e);

@@ -123,6 +123,14 @@ pub fn play<G>(config: &PlayConfig, make_agent: impl Fn() -> Box<dyn Agent<G>> +
 where
     G: Game + Send,
 {
+    play_reporting(config, make_agent, target, &|_| {})
+}
+
+/// [`play`], telling `on_game` each finished game's score for seat 0 (for progress lines).
+pub fn play_reporting<G>(config: &PlayConfig, make_agent: impl Fn() -> Box<dyn Agent<G>> + Sync, target: impl Fn(&G) -> f32 + Sync, on_game: &(dyn Fn(f32) + Sync)) -> Labelled<G>
+where
+    G: Game + Send,
+{
     let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads.max(1)).build().expect("a thread pool");
     let games: Vec<(u64, Vec<G>, Vec<Action>, f32, f32)> = pool.install(|| {
         (0..config.games)
@@ -149,6 +157,7 @@ where
                     g.apply(action);
                     played.push(action);
                 }
+                on_game(g.scores()[0]);
                 (setup, positions, played, target(&g), g.scores()[0])
             })
             .collect()
