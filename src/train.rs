@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use selfplay::config::TrainConfig;
-use selfplay::train::{train_with, IterationMetrics, RemoteSelfPlay, RunState, TrainObserver};
+use selfplay::train::{train_with, IterationMetrics, RemoteSelfPlay, RunPlan, RunState, TrainObserver};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -45,6 +45,22 @@ pub struct TrainConfigArgs {
 
 struct Printer {
     bars: bool,
+    /// The run's plan, and when this process took it over (for the ETA).
+    plan: Option<(RunPlan, std::time::Instant)>,
+}
+
+impl Printer {
+    /// "12/200 (6%), ETA 1 h 05 min" for a planned run, "12" for one without an end.
+    fn standing(&self, iteration: u64) -> String {
+        match &self.plan {
+            Some((plan, since)) if plan.iterations > 0 => {
+                let eta = selfplay::stats::eta(since.elapsed(), iteration.saturating_sub(plan.done) as usize, plan.iterations.saturating_sub(plan.done) as usize);
+                let eta = if eta.is_empty() { String::new() } else { format!(", {eta}") };
+                format!("{iteration}/{} ({:.0}%){eta}", plan.iterations, 100.0 * iteration as f64 / plan.iterations as f64)
+            }
+            _ => iteration.to_string(),
+        }
+    }
 }
 
 impl TrainObserver for Printer {
@@ -53,6 +69,12 @@ impl TrainObserver for Printer {
         if let Some(state) = resumed {
             eprintln!("resuming after iteration {} ({} games, {:.0} s so far)", state.iteration, state.games, state.seconds);
         }
+    }
+
+    fn planned(&mut self, plan: &RunPlan) {
+        let length = if plan.iterations == 0 { "until stopped".to_string() } else { format!("{} iterations in all, {} done", plan.iterations, plan.done) };
+        eprintln!("plan: {length}; replay window {} positions; self-play search {}/{} playouts (full/fast)", plan.replay_window, plan.full_playouts, plan.fast_playouts);
+        self.plan = Some((plan.clone(), std::time::Instant::now()));
     }
 
     fn initialised(&mut self, source: &str) {
@@ -81,15 +103,17 @@ impl TrainObserver for Printer {
                 eval += &format!(", vs {name} {u:+.2} ({games})");
             }
         }
+        let (window, search) = self.plan.as_ref().map_or((String::new(), String::new()), |(p, _)| (format!("/{}", p.replay_window), format!(", search {}/{}", p.full_playouts, p.fast_playouts)));
         eprintln!(
-            "iter {:>4}: {} games ({:.1}/s, {:.0} evals/s), {} samples, replay {}, {} steps, loss policy {:.3} value {:.3}{eval}",
-            m.iteration,
+            "iter {}: {} games ({:.1}/s, {:.0} evals/s), {} samples, replay {}{window}, {} steps, lr {:.1e}{search}, loss policy {:.3} value {:.3}{eval}",
+            self.standing(m.iteration),
             m.games,
             m.games_per_second,
             m.net_evals_per_second,
             m.samples_added,
             m.replay_size,
             m.train_steps,
+            m.learning_rate,
             m.policy_loss,
             m.value_loss
         );
@@ -111,7 +135,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         None => None,
     };
     let run_dir = args.run_dir.unwrap_or_else(|| PathBuf::from("runs").join(name));
-    let mut printer = Printer { bars: std::io::stderr().is_terminal() };
+    let mut printer = Printer { bars: std::io::stderr().is_terminal(), plan: None };
     let init = args.init.as_deref();
     let remote = args.redis.map(|url| RemoteSelfPlay { url, run: args.run.unwrap_or_default(), local: !args.no_local_selfplay });
     let remote = remote.as_ref();

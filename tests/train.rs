@@ -113,6 +113,9 @@ fn a_killed_run_resumes_where_it_stopped() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains(&format!("resuming after iteration {done}")), "{stderr}");
+    // The resumed run states its plan and, per iteration, how much of it is done.
+    assert!(stderr.contains(&format!("plan: {target} iterations in all, {done} done")), "{stderr}");
+    assert!(stderr.contains(&format!("iter {}/{target} (", done + 1)) && stderr.contains(&format!("iter {target}/{target} (100%)")), "{stderr}");
     assert_eq!(state_iteration(&run_dir), Some(target));
     let iterations: Vec<u64> = metrics(&run_dir).iter().map(|m| m["iteration"].as_u64().unwrap()).collect();
     assert_eq!(iterations, (1..=target).collect::<Vec<_>>());

@@ -32,7 +32,9 @@ fn evaluation_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, caption: 
     let _ = chart.draw_series(LineSeries::new(smooth, BLACK.stroke_width(2)));
 }
 
-pub fn progress_svg(history: &[IterationMetrics]) -> String {
+/// The run's charts; `planned` iterations in all (0: until stopped) set the iteration axis, so
+/// the charts show how much of the run is done.
+pub fn progress_svg(history: &[IterationMetrics], planned: u64) -> String {
     let mut svg = String::new();
     {
         // Distributed runs get a fourth panel: the games of each iteration by worker.
@@ -42,10 +44,17 @@ pub fn progress_svg(history: &[IterationMetrics]) -> String {
         let (top, rest) = root.split_vertically(300);
         let (bottom, rest) = rest.split_vertically(280);
         let (points_area, workers_area) = rest.split_vertically(280);
-        let last = history.last().map_or(1, |m| m.iteration.max(1));
+        let done = history.last().map_or(0, |m| m.iteration);
+        let last = done.max(planned).max(1);
+        // Where the run stands: iterations done of those planned, the schedule's learning rate.
+        let standing = match (history.last(), planned) {
+            (None, _) => String::new(),
+            (Some(m), 0) => format!(" (iteration {done}, learning rate {:.1e})", m.learning_rate),
+            (Some(m), _) => format!(" (iteration {done} of {planned}, learning rate {:.1e})", m.learning_rate),
+        };
         let max_loss = history.iter().map(|m| m.policy_loss.max(m.value_loss).max(m.aux_loss)).fold(0.1f32, f32::max) * 1.1;
         if let Ok(mut chart) = ChartBuilder::on(&top)
-            .caption("training losses", ("sans-serif", 18))
+            .caption(format!("training losses{standing}"), ("sans-serif", 18))
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(50)
@@ -113,11 +122,28 @@ mod tests {
             games_by_source: sources.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
             ..IterationMetrics::default()
         };
-        let single = progress_svg(&[metrics(1, &[]), metrics(2, &[])]);
+        let single = progress_svg(&[metrics(1, &[]), metrics(2, &[])], 0);
         assert!(!single.contains("by worker"));
-        let svg = progress_svg(&[metrics(1, &[("local", 10), ("box1-77-abc", 30)]), metrics(2, &[("box1-77-abc", 40), ("box2-12-def", 8)])]);
+        let svg = progress_svg(&[metrics(1, &[("local", 10), ("box1-77-abc", 30)]), metrics(2, &[("box1-77-abc", 40), ("box2-12-def", 8)])], 0);
         for text in ["by worker", "local", "box1-77-abc", "box2-12-def"] {
             assert!(svg.contains(text), "{text}");
         }
+    }
+
+    #[test]
+    fn the_charts_say_how_much_of_the_planned_run_is_done() {
+        let history = [IterationMetrics { iteration: 7, learning_rate: 5e-4, ..IterationMetrics::default() }];
+        let planned = progress_svg(&history, 40);
+        assert!(planned.contains("iteration 7 of 40, learning rate 5.0e-4"), "{planned}");
+        // The loss chart's iteration axis (its labels at y = 270) runs to the plan's end.
+        let last_iteration_label = |svg: &str| {
+            let lines: Vec<&str> = svg.lines().collect();
+            lines.windows(2).filter(|w| w[0].starts_with("<text") && w[0].contains(r#"y="270""#)).filter_map(|w| w[1].trim().parse::<u64>().ok()).max()
+        };
+        assert!(last_iteration_label(&planned).is_some_and(|l| l >= 35), "{:?}", last_iteration_label(&planned));
+        let open = progress_svg(&history, 0);
+        assert!(open.contains("iteration 7, learning rate 5.0e-4"));
+        assert!(!open.contains("iteration 7 of"));
+        assert!(last_iteration_label(&open).is_some_and(|l| l <= 7), "{:?}", last_iteration_label(&open));
     }
 }

@@ -271,10 +271,26 @@ fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
     text.lines().map(|l| serde_json::from_str(l).map_err(|e| damaged(&format!("a record does not read: {e}")))).collect()
 }
 
+/// What a run plans to do and the schedule it follows, for progress lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunPlan {
+    /// Iterations in all (0: until stopped).
+    pub iterations: u64,
+    /// Iterations already done when this process took the run over.
+    pub done: u64,
+    /// Positions the replay window holds at most.
+    pub replay_window: usize,
+    /// Self-play playouts of a full search and of a fast one (playout-cap randomisation).
+    pub full_playouts: u32,
+    pub fast_playouts: u32,
+}
+
 /// Receives progress as the loop runs (the CLI prints it; tests stay quiet).
 pub trait TrainObserver {
     /// The run is accepted and about to train; `resumed` holds the state of a resumed run.
     fn started(&mut self, _run_dir: &Path, _resumed: Option<&RunState>) {}
+    /// The plan the run follows from here (after `started`).
+    fn planned(&mut self, _plan: &RunPlan) {}
     /// A new run starts from the weights named (`--init`).
     fn initialised(&mut self, _source: &str) {}
     fn iteration_done(&mut self, _metrics: &IterationMetrics) {}
@@ -439,6 +455,13 @@ pub fn train_with<G: Training>(
             (trainer, state, Vec::new())
         }
     };
+    observer.planned(&RunPlan {
+        iterations: config.iterations,
+        done: state.iteration,
+        replay_window: config.training.replay_window,
+        full_playouts: config.selfplay.full_playouts,
+        fast_playouts: config.selfplay.fast_playouts,
+    });
     // Refill the replay window from the newest games files of complete iterations.
     let mut replay = ReplayBuffer::<G>::new(config.training.replay_window, trainer.net_config.aux_outputs > 0);
     let q_weight = config.selfplay.value_target_q_weight;
@@ -656,7 +679,7 @@ pub fn train_with<G: Training>(
             stream_bytes,
         };
         history.push(metrics.clone());
-        write_metrics(&dir, &history)?;
+        write_metrics(&dir, &history, config.iterations)?;
         state.remote_seen = seen.clone();
         dir.write("state.json", seal_json(&serde_json::to_string_pretty(&state).expect("state serialises")).as_bytes())?;
         // The iteration's games are saved: their batches can leave the stream.
@@ -730,7 +753,7 @@ fn read_metrics(path: &Path, up_to: u64) -> Result<Vec<IterationMetrics>, TrainE
     }
 }
 
-fn write_metrics(dir: &RunDir, history: &[IterationMetrics]) -> Result<(), TrainError> {
+fn write_metrics(dir: &RunDir, history: &[IterationMetrics], planned: u64) -> Result<(), TrainError> {
     let mut jsonl = String::new();
     let mut csv = format!("{CSV_HEADER}\n");
     for m in history {
@@ -741,7 +764,7 @@ fn write_metrics(dir: &RunDir, history: &[IterationMetrics]) -> Result<(), Train
     }
     dir.write("metrics.jsonl", jsonl.as_bytes())?;
     dir.write("metrics.csv", csv.as_bytes())?;
-    dir.write("progress.svg", crate::plot::progress_svg(history).as_bytes())
+    dir.write("progress.svg", crate::plot::progress_svg(history, planned).as_bytes())
 }
 
 #[cfg(test)]
