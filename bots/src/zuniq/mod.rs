@@ -18,6 +18,7 @@ pub mod view;
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
 use crate::rng::{splitmix64, Rng};
+use std::cell::Cell;
 
 pub const DOTS: usize = 6;
 pub const CELLS_PER_SIDE: usize = DOTS - 1;
@@ -258,6 +259,7 @@ fn neighbour(open: &OpenSides, live: u32, cell: usize, direction: usize) -> Opti
 
 /// What [`Zuniq::legal_segments`] finds: the legal segments, those of them that close a zone,
 /// and the size each of those closes.
+#[derive(Clone, Copy)]
 struct LegalSegments {
     legal: u64,
     closing: u64,
@@ -343,6 +345,27 @@ impl Zuniq {
     /// segment, were most of the exact solver's time). Drawing a segment closes a zone only
     /// when it cuts the last open path to the border: it is the region's one open border
     /// side, or a bridge of the region's cell graph with no open border side beyond it.
+    /// [`Self::legal_segments`] of this position, kept for the next call on the same position:
+    /// a search asks for a leaf's legal moves and for its encoding one after the other, and
+    /// both need them (computed twice, they took a fifth of a net-guided playout).
+    fn legal_segments_kept(&self) -> LegalSegments {
+        thread_local! {
+            static LAST: Cell<(u64, u32, u32, bool, LegalSegments)> =
+                const { Cell::new((u64::MAX, 0, 0, false, LegalSegments { legal: 0, closing: 0, size: [0; SEGMENTS] })) };
+        }
+        LAST.with(|last| {
+            // `replace`, not `set`: the exporter's shortener renames the methods the bundle
+            // declares, and it declares a `set` of its own.
+            let (drawn, closed_cells, sizes, stuck, found) = last.get();
+            if (drawn, closed_cells, sizes, stuck) == (self.drawn, self.closed_cells, self.sizes, self.stuck) {
+                return found;
+            }
+            let found = self.legal_segments(&OpenSides::of(self.drawn));
+            last.replace((self.drawn, self.closed_cells, self.sizes, self.stuck, found));
+            found
+        })
+    }
+
     fn legal_segments(&self, open: &OpenSides) -> LegalSegments {
         const NONE: u8 = u8::MAX;
         let live = !self.closed_cells & ALL_CELLS;
@@ -559,7 +582,7 @@ impl Game for Zuniq {
         // and closing moves, which take the zone's inner segments out of play, win most often
         // (solved 17 of 34 judged positions in 3 s each instead of 12: docs/lab/zuniq.md,
         // Where judged games were lost, and what changed).
-        let found = self.legal_segments(&OpenSides::of(self.drawn));
+        let found = self.legal_segments_kept();
         for mut set in [found.closing, found.legal & !found.closing] {
             while set != 0 {
                 out.push(set.trailing_zeros() as Action);
@@ -669,7 +692,7 @@ impl Encode for Zuniq {
         let closing_at = legal_at + SEGMENTS + 2;
         let region_at = closing_at + SEGMENTS;
         let open = OpenSides::of(self.drawn);
-        let found = self.legal_segments(&open);
+        let found = self.legal_segments_kept();
         let legal = found.legal.count_ones() as usize;
         for s in 0..SEGMENTS {
             out[legal_at + s] = (found.legal >> s & 1) as f32;
@@ -803,6 +826,28 @@ mod tests {
     }
 
     /// The bit-operation construction of the open sides equals marking every undrawn segment.
+    #[test]
+    fn kept_legal_segments_follow_the_position_asked_about() {
+        // Two games side by side, asked about in turn: what is kept from one position must
+        // never answer for another.
+        let mut rng = Rng::new(23);
+        for _ in 0..20 {
+            let (mut a, mut b) = (Zuniq::new(), Zuniq::new());
+            let mut actions = ActionList::new();
+            while !a.is_terminal() || !b.is_terminal() {
+                for z in [&mut a, &mut b] {
+                    let fresh = z.legal_segments(&OpenSides::of(z.drawn));
+                    let kept = z.legal_segments_kept();
+                    assert_eq!((kept.legal, kept.closing, kept.size), (fresh.legal, fresh.closing, fresh.size));
+                    z.legal_actions(&mut actions);
+                    if !actions.is_empty() {
+                        z.apply(actions[rng.below(actions.len())]);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn open_sides_from_bits_match_segment_by_segment() {
         let mut rng = Rng::new(17);
