@@ -73,7 +73,8 @@ impl TrainObserver for Printer {
 
     fn planned(&mut self, plan: &RunPlan) {
         let length = if plan.iterations == 0 { "until stopped".to_string() } else { format!("{} iterations in all, {} done", plan.iterations, plan.done) };
-        eprintln!("plan: {length}; replay window {} positions; self-play search {}/{} playouts (full/fast)", plan.replay_window, plan.full_playouts, plan.fast_playouts);
+        let schedule = if plan.follows_plan { "learning rate and replay window follow the plan" } else { "learning rate decays by optimiser steps" };
+        eprintln!("plan: {length}; replay window {} positions; self-play search {}/{} playouts (full/fast); {schedule}", plan.replay_window, plan.full_playouts, plan.fast_playouts);
         self.plan = Some((plan.clone(), std::time::Instant::now()));
     }
 
@@ -103,7 +104,8 @@ impl TrainObserver for Printer {
                 eval += &format!(", vs {name} {u:+.2} ({games})");
             }
         }
-        let (window, search) = self.plan.as_ref().map_or((String::new(), String::new()), |(p, _)| (format!("/{}", p.replay_window), format!(", search {}/{}", p.full_playouts, p.fast_playouts)));
+        let window = if m.replay_capacity > 0 { format!("/{}", m.replay_capacity) } else { String::new() };
+        let search = self.plan.as_ref().map_or(String::new(), |(p, _)| format!(", search {}/{}", p.full_playouts, p.fast_playouts));
         eprintln!(
             "iter {}: {} games ({:.1}/s, {:.0} evals/s), {} samples, replay {}{window}, {} steps, lr {:.1e}{search}, loss policy {:.3} value {:.3}{eval}",
             self.standing(m.iteration),

@@ -78,6 +78,31 @@ fn a_few_iterations_lower_the_policy_loss_and_beat_random() {
 }
 
 #[test]
+fn a_run_that_follows_its_plan_decays_over_it_and_grows_its_window() {
+    let dir = fresh_dir("plan");
+    let run_dir = dir.join("run");
+    let config = dir.join("plan.toml");
+    // 3e-3 down to 3.75e-4 is three halvings: over a plan of 4 iterations, one an iteration.
+    std::fs::write(&config, TINY.replace("warmup_steps = 10", "warmup_steps = 1\nfollow_plan = true\nreplay_window = 1000\nmin_learning_rate = 3.75e-4")).unwrap();
+    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "4"], "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("learning rate and replay window follow the plan"), "{stderr}");
+    let m = metrics(&run_dir);
+    let rates: Vec<f64> = m.iter().map(|x| x["learning_rate"].as_f64().unwrap()).collect();
+    assert_eq!(rates, [3e-3, 1.5e-3, 7.5e-4, 3.75e-4]);
+    // The window holds 1,000 positions until the run has seen more, then grows.
+    let mut seen = 0;
+    for x in &m {
+        let capacity = x["replay_capacity"].as_u64().unwrap();
+        assert!(if seen <= 1000 { capacity == 1000 } else { capacity > 1000 && capacity <= 4000 }, "{capacity} after {seen} samples");
+        assert!(x["replay_size"].as_u64().unwrap() <= capacity);
+        seen += x["samples_added"].as_u64().unwrap();
+    }
+    assert!(seen > 1000, "the test needs the run to see more than the window: {seen}");
+}
+
+#[test]
 fn a_killed_run_resumes_where_it_stopped() {
     let dir = fresh_dir("resume");
     let run_dir = dir.join("run");

@@ -112,6 +112,11 @@ pub struct TrainingSection {
     /// Keep the net of every this many iterations as `snapshots/iter-NNNNNN.czw` (0 = none):
     /// a run's best net is often not its last, and the judged games that pick it come later.
     pub snapshot_every: u64,
+    /// Let the run's plan set the schedule (`selfplay::schedule`): the learning rate decays
+    /// over the planned iterations (`--iterations`; without a plan, as the run doubles) instead
+    /// of every `decay_every` steps, and the replay window grows with the samples seen, from
+    /// `replay_window` up to four times it. Off by default until judged runs show a gain.
+    pub follow_plan: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -216,6 +221,7 @@ impl Default for TrainingSection {
             overlap: false,
             keep_all_games: false,
             snapshot_every: 0,
+            follow_plan: false,
         }
     }
 }

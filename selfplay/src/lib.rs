@@ -16,6 +16,7 @@ pub mod parallel;
 pub mod plot;
 pub mod records;
 pub mod replay;
+pub mod schedule;
 pub mod sprt;
 pub mod stats;
 pub mod train;

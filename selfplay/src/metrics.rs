@@ -18,6 +18,9 @@ pub struct IterationMetrics {
     #[serde(default)]
     pub aux_loss: f32,
     pub learning_rate: f64,
+    /// Positions the replay window could hold this iteration (0 in runs from before it was kept).
+    #[serde(default)]
+    pub replay_capacity: usize,
     pub mean_game_length: f64,
     /// Mean utility of the first player (seat 0) in self-play.
     pub seat0_utility: f64,

@@ -58,6 +58,17 @@ impl<G: Training> ReplayBuffer<G> {
         self.samples.is_empty()
     }
 
+    /// Positions the window holds at most.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// A new capacity (a growing window); a smaller one drops the oldest samples now.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity.max(1);
+        self.extend(std::iter::empty());
+    }
+
     /// Adds samples, dropping the oldest beyond the capacity.
     pub fn extend(&mut self, samples: impl IntoIterator<Item = Sample<G>>) {
         self.samples.extend(samples);

@@ -283,6 +283,8 @@ pub struct RunPlan {
     /// Self-play playouts of a full search and of a fast one (playout-cap randomisation).
     pub full_playouts: u32,
     pub fast_playouts: u32,
+    /// The learning rate and the window follow the plan (`training.follow_plan`).
+    pub follows_plan: bool,
 }
 
 /// Receives progress as the loop runs (the CLI prints it; tests stay quiet).
@@ -461,16 +463,20 @@ pub fn train_with<G: Training>(
         replay_window: config.training.replay_window,
         full_playouts: config.selfplay.full_playouts,
         fast_playouts: config.selfplay.fast_playouts,
+        follows_plan: config.training.follow_plan,
     });
+    // The window's size once the run has seen `samples` positions (it grows when the schedule
+    // follows the plan).
+    let window_at = |samples: u64| if config.training.follow_plan { crate::schedule::replay_window(&config.training, samples) } else { config.training.replay_window };
     // Refill the replay window from the newest games files of complete iterations.
-    let mut replay = ReplayBuffer::<G>::new(config.training.replay_window, trainer.net_config.aux_outputs > 0);
+    let mut replay = ReplayBuffer::<G>::new(window_at(state.samples), trainer.net_config.aux_outputs > 0);
     let q_weight = config.selfplay.value_target_q_weight;
     {
         let mut files = Vec::new();
         let mut held = 0;
         for it in (1..=state.iteration).rev() {
             let path = dir.games_file(it);
-            if !path.exists() || held >= config.training.replay_window {
+            if !path.exists() || held >= replay.capacity() {
                 break;
             }
             let records = match read_games(&path) {
@@ -529,6 +535,12 @@ pub fn train_with<G: Training>(
         // 1. Self-play with the current net; 2. train on the window. With `training.overlap`
         // the two run side by side: the steps for the previous iteration's samples train on
         // the window as it stood, while the net of the previous round plays.
+        if config.training.follow_plan {
+            // The plan's learning rate for this iteration's steps, in place of the decay by steps.
+            trainer.optim_config.learning_rate = crate::schedule::learning_rate(&config.training, iteration, config.iterations);
+            trainer.optim_config.decay_every = 0;
+            replay.set_capacity(window_at(state.samples));
+        }
         let show = observer.show_progress() && !config.training.overlap;
         let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
         let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
@@ -657,7 +669,8 @@ pub fn train_with<G: Training>(
             policy_loss,
             value_loss,
             aux_loss,
-            learning_rate: config.optim_config().learning_rate_at(trainer.step),
+            learning_rate: trainer.optim_config.learning_rate_at(trainer.step),
+            replay_capacity: replay.capacity(),
             mean_game_length: sp.actions as f64 / n,
             seat0_utility: records.iter().map(|r| r.utilities[0] as f64).sum::<f64>() / n,
             selfplay_seconds: sp.elapsed.as_secs_f64(),
@@ -689,7 +702,7 @@ pub fn train_with<G: Training>(
         // Only now is the previous checkpoint no longer needed, nor games the window has dropped.
         dir.remove_checkpoints_except(&state.checkpoint);
         if !config.training.keep_all_games {
-            dir.remove_games_before(oldest_needed_games(&history, config.training.replay_window))?;
+            dir.remove_games_before(oldest_needed_games(&history, window_at(state.samples)))?;
         }
         observer.iteration_done(&metrics);
     }
