@@ -160,10 +160,7 @@ fn expert<G: Training>(args: &ExpertArgs) -> Result<()> {
         let report = |score: f32| {
             let mut scores = scores.lock().unwrap_or_else(|e| e.into_inner());
             scores.push(score as f64);
-            let n = scores.len() as f64;
-            let mean = scores.iter().sum::<f64>() / n;
-            let sd = (scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
-            let half = 1.96 * sd / n.sqrt();
+            let (mean, half) = selfplay::judge::mean_with_half_interval(&scores);
             eprint!(
                 "\rround {round}: {}/{} games, mean score {mean:.1} ({:.1}..{:.1}) {}   ",
                 scores.len(),
