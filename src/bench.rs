@@ -223,7 +223,7 @@ fn agreement<G: Contest>(net: &Mlp, quantised: &QuantNet, records: &[std::path::
         let games = crate::view::read_records(records)?;
         let mut states = Vec::new();
         for game in &games {
-            let (positions, _) = crate::view::replay::<G>(game.seed, &game.actions).map_err(|e| anyhow::anyhow!("game {}: {e}", game.game))?;
+            let (positions, _) = crate::positions::replay::<G>(game.seed, &game.actions).map_err(|e| anyhow::anyhow!("game {}: {e}", game.game))?;
             states.extend(positions.into_iter().filter(|s| !s.is_terminal()));
         }
         let source = format!("{} positions of {} judged games", states.len(), games.len());

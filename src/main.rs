@@ -22,6 +22,7 @@ mod fuzz;
 mod judge;
 mod league;
 mod play;
+mod positions;
 mod shorten;
 mod train;
 mod view;
@@ -67,6 +68,11 @@ enum Command {
     /// Judged games as one HTML page: every game's board move by move, answer times, and with
     /// --net our search's value of every position and the blunders.
     View(view::ViewArgs),
+    /// Sample positions from judged games and label each with a deep search of a net (exact
+    /// where the endgame search reaches): a set that grades nets in seconds.
+    Positions(positions::PositionsArgs),
+    /// Grade nets on a labelled position set: value error and top-move agreement.
+    Grade(positions::GradeArgs),
     /// One position: the board in text and the search's top moves with their lines.
     Analyze(analyze::AnalyzeArgs),
     /// Count positions N actions ahead (move generator check).
@@ -144,6 +150,8 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => fuzz::run(args),
         Command::View(args) => view::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Positions(args) => positions::run_positions(args),
+        Command::Grade(args) => positions::run_grade(args),
         Command::Perft(args) => bench::perft(args),
         Command::Bench(args) => bench::bench(args),
     };

@@ -6,12 +6,10 @@
 //! The page stores each distinct shape of the pictures once and a game as the shapes each
 //! move adds and removes, so 200 games take a few hundred kilobytes.
 
+use crate::positions::{label, replay};
 use anyhow::{bail, Context, Result};
 use bots::encode::Encode;
-use bots::game::{Action, ActionList, Game};
-use bots::solver::ExactPlay;
-use bots::mcts::{Mcts, SearchLimits};
-use bots::net_eval::NetEvaluator;
+use bots::game::{Action, Game};
 use bots::nn::Mlp;
 use bots::rng::Rng;
 use bots::training::Training;
@@ -24,7 +22,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct ViewArgs {
@@ -153,23 +151,6 @@ pub struct PageOptions<'a> {
     pub exact_time: Duration,
 }
 
-/// The positions of a game from its setup seed and actions (the judge's `Rng::new(seed)`).
-pub fn replay<G: Game>(seed: u64, actions: &[String]) -> Result<(Vec<G>, Vec<Action>), String> {
-    let mut state = G::new_game(&mut Rng::new(seed));
-    let mut positions = vec![state.clone()];
-    let mut played = Vec::with_capacity(actions.len());
-    for (i, text) in actions.iter().enumerate() {
-        let action = G::parse_action(text).map_err(|e| format!("move {}: {e}", i + 1))?;
-        if state.is_terminal() || !state.is_legal(action) {
-            return Err(format!("move {} ({text}) is not legal there", i + 1));
-        }
-        state.apply(action);
-        positions.push(state.clone());
-        played.push(action);
-    }
-    Ok((positions, played))
-}
-
 /// Whether every game replays under `G`'s rules.
 pub fn replays_as<G: Game>(games: &[ViewGame]) -> bool {
     games.iter().all(|g| replay::<G>(g.seed, &g.actions).is_ok())
@@ -228,39 +209,6 @@ fn diff(before: &[u32], after: &[u32]) -> Vec<i64> {
         }
     }
     out
-}
-
-/// Our search's value of `state` for both seats and its move (none at the end). Where the
-/// game's exact endgame search takes over in self-play (at most `solve_legal` legal actions),
-/// the exact value: both sides play its moves to the end (`exact_time` at most, else the
-/// search's).
-fn evaluate<G: Training>(state: &G, net: &Arc<Mlp>, playouts: u64, exact: &mut Option<Box<dyn ExactPlay<G>>>, solve_legal: usize, exact_time: Duration) -> ([f32; 2], Option<Action>, bool) {
-    if state.is_terminal() {
-        return (state.utilities(), None, true);
-    }
-    let mut legal = ActionList::new();
-    state.legal_actions(&mut legal);
-    if let Some(solver) = exact.as_mut().filter(|_| legal.len() <= solve_legal) {
-        let deadline = Instant::now() + exact_time;
-        let mut s = state.clone();
-        let mut first = None;
-        while !s.is_terminal() {
-            match solver.exact_action(&s, u64::MAX, Some(deadline)) {
-                Some(a) => {
-                    first.get_or_insert(a);
-                    s.apply(a);
-                }
-                None => break,
-            }
-        }
-        if s.is_terminal() {
-            return (s.utilities(), first, true);
-        }
-    }
-    let mut mcts = Mcts::new(state.clone(), bots::bot::net_search_config::<G>());
-    mcts.search(&mut NetEvaluator::averaged(Arc::clone(net), G::AVERAGED_VIEWS), &SearchLimits::playouts(playouts));
-    let value = mcts.root_proven().unwrap_or_else(|| mcts.root_value());
-    (value, mcts.best_action(), mcts.root_proven().is_some())
 }
 
 /// The page for `games` of game `G`.
@@ -361,7 +309,7 @@ pub fn page_and_post_mortem<G: Training + View>(games: &[ViewGame], options: &Pa
                 let eval = options.net.as_ref().map(|(_, net, playouts)| {
                     let solve_legal = options.exact_legal.unwrap_or_else(|| TrainConfig::for_game::<G>().selfplay.solve_legal);
                     let mut exact = if solve_legal > 0 { G::exact_player() } else { None };
-                    let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| evaluate(s, net, *playouts, &mut exact, solve_legal, options.exact_time)).collect();
+                    let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| label(s, net, *playouts, &mut exact, solve_legal, options.exact_time)).collect();
                     let values: Vec<[f32; 2]> = evaluated.iter().map(|e| e.0).collect();
                     let blunders = (0..played.len()).filter(|&k| values[k][movers[k] as usize] - values[k + 1][movers[k] as usize] > options.blunder.unwrap_or(G::BLUNDER_DROP)).collect();
                     PageEval { values, best: evaluated.iter().map(|e| e.1.map(G::format_action)).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
