@@ -94,6 +94,11 @@ pub struct ExportArgs {
     /// Leave the shipped book out.
     #[arg(long)]
     pub no_book: bool,
+    /// Cap each search of the net bot at this many playouts, its random playouts seeded: the
+    /// same inputs give the same moves (for tests and reproducible checks; a contest bot
+    /// searches until its deadline).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: Option<u64>,
     #[command(flatten)]
     pub clock: ClockArgs,
 }
@@ -147,14 +152,15 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     let book = book_path.as_deref().map(read_book::<G>).transpose()?;
     let main_text = match &book {
         None => format!(
-            "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}));\n}}\n",
-            args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale
+            "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}, {:?}));\n}}\n",
+            args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale, args.playouts
         ),
         Some(book) => format!(
-            "fn main() {{\n    std::process::exit(book::exported_main_with_book::<{type_path}>(WEIGHTS, BOOK, time::Safety::new({:?}, {}), {:?}));\n}}\nconst BOOK: &str = \"{}\";\n",
+            "fn main() {{\n    std::process::exit(book::exported_main_with_book::<{type_path}>(WEIGHTS, BOOK, time::Safety::new({:?}, {}), {:?}, {:?}));\n}}\nconst BOOK: &str = \"{}\";\n",
             args.clock.margin_frac,
             args.clock.margin_ms,
             args.clock.time_scale,
+            args.playouts,
             book.to_compact()
         ),
     };

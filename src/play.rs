@@ -92,14 +92,9 @@ fn play<G: Classic>(args: &PlayArgs) -> Result<()> {
             let path = args.weights.as_ref().expect("checked");
             let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            match args.playouts {
-                // The exported bot's search, capped at a budget (as the league's budget players).
-                Some(playouts) => {
-                    net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-                    G::bot_agent(std::sync::Arc::new(net), bots::bot::net_search_config::<G>(), Some(playouts))
-                }
-                None => net_agent::<G>(net).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
-            }
+            // With --playouts, the exported bot's search capped at a budget (as the league's
+            // budget players).
+            net_agent::<G>(net, args.playouts).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
         }
     };
     run_bot::<G>(&mut *agent, config.safety, config.time_scale, args.quiet)?;

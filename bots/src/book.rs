@@ -215,11 +215,11 @@ impl<G: Game> Agent<G> for BookAgent<G> {
 /// (`Book::to_compact`) played before any search. Written out rather than through a shared
 /// helper taking a closure: that helper cost Connect 4's export enough bytes to push its
 /// weights from 10 to 9 bits under CodinGame's 100,000-byte limit.
-pub fn exported_main_with_book<G: Contest>(weights_text: &str, book_text: &str, safety: Safety, time_scale: f64) -> i32 {
+pub fn exported_main_with_book<G: Contest>(weights_text: &str, book_text: &str, safety: Safety, time_scale: f64, playouts: Option<u64>) -> i32 {
     let result = text_to_bytes(weights_text)
         .and_then(|bytes| Mlp::from_bytes(&bytes, G::NAME))
         .map_err(|e| e.to_string())
-        .and_then(net_agent::<G>)
+        .and_then(|net| net_agent::<G>(net, playouts))
         .and_then(|agent| Book::parse(book_text, G::NAME).map(|book| BookAgent::new(book, agent)))
         .map(|agent| if G::PLATFORM == Platform::CodinGame { agent.thinking_on_book_moves() } else { agent })
         .and_then(|mut agent| run_bot::<G>(&mut agent, safety, time_scale, false).map_err(|e| e.to_string()));

@@ -56,10 +56,14 @@ pub fn net_search_config<G: Contest>() -> MctsConfig {
     MctsConfig { selection: Selection::Puct { c: G::PUCT_C, fpu_reduction: 0.2 }, max_nodes: 2_000_000, stop_when_proven: true }
 }
 
-/// The net-guided search agent for `G`.
-pub fn net_agent<G: Contest>(net: Mlp) -> Result<Box<dyn Agent<G>>, String> {
+/// The net-guided search agent for `G`: the submission's, or with `playouts` the net bot's
+/// search capped at that many playouts a move (repeatable: its random playouts are seeded).
+pub fn net_agent<G: Contest>(net: Mlp, playouts: Option<u64>) -> Result<Box<dyn Agent<G>>, String> {
     net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| e.to_string())?;
-    Ok(G::submission_agent(Arc::new(net)))
+    Ok(match playouts {
+        Some(n) => G::bot_agent(Arc::new(net), net_search_config::<G>(), Some(n)),
+        None => G::submission_agent(Arc::new(net)),
+    })
 }
 
 /// Runs `agent` on stdin/stdout. Logs go to stderr unless `quiet`.
@@ -72,11 +76,11 @@ pub fn run_bot<G: Contest>(agent: &mut dyn Agent<G>, safety: Safety, time_scale:
 
 /// `main` of an exported bot: weights from the embedded text, then the protocol loop.
 /// Returns the process exit code; any failure is one line on stderr.
-pub fn exported_main<G: Contest>(weights_text: &str, safety: Safety, time_scale: f64) -> i32 {
+pub fn exported_main<G: Contest>(weights_text: &str, safety: Safety, time_scale: f64, playouts: Option<u64>) -> i32 {
     let result = text_to_bytes(weights_text)
         .and_then(|bytes| Mlp::from_bytes(&bytes, G::NAME))
         .map_err(|e| e.to_string())
-        .and_then(net_agent::<G>)
+        .and_then(|net| net_agent::<G>(net, playouts))
         .and_then(|mut agent| run_bot::<G>(&mut *agent, safety, time_scale, false).map_err(|e| e.to_string()));
     match result {
         Ok(()) => 0,

@@ -1,0 +1,69 @@
+//! The exported CodinGame bots play the same moves as they always have: each is exported with
+//! its searches capped at 200 playouts (seeded, so repeatable), compiled with plain rustc and
+//! judged against itself; the moves of those games must equal the ones kept in
+//! `tests/data/exported-moves/`. A change to the protocol, the rules or the search that
+//! changes a move shows here. A deliberate change of play writes the new moves with
+//! `CUPZERO_BLESS=1 cargo test --release --test exported_moves`.
+
+mod common;
+
+use common::{one_at_a_time, run, temp_dir};
+use std::path::Path;
+use std::process::Command;
+
+/// The moves of `games` judged games of the exported bot against itself, one game a line.
+fn exported_self_play(game: &str, extra_judge_args: &[&str], games: usize) -> String {
+    let dir = temp_dir(&format!("moves-{game}"));
+    let source = dir.join("bot.rs");
+    let binary = dir.join("bot");
+    // Ten times the clock for the bot and the judge: a capped search never meets its deadline.
+    let out = run(&["export", game, "--playouts", "200", "--time-scale", "10", "-o", source.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let compiled = Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&binary).arg(&source).output().expect("rustc is needed for this test");
+    assert!(compiled.status.success(), "rustc failed:\n{}", String::from_utf8_lossy(&compiled.stderr));
+    let records = dir.join("games.jsonl");
+    let bot = binary.to_str().unwrap();
+    let games = games.to_string();
+    let mut args = vec!["judge", game, "--p0", bot, "--p1", bot, "--games", &games];
+    args.extend(["--parallel", "1", "--time-scale", "10", "--seed", "5", "--records", records.to_str().unwrap()]);
+    args.extend(extra_judge_args);
+    let out = run(&args, "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("faults: A 0 timeouts, 0 crashes, 0 illegal, 0 garbled; B 0 timeouts, 0 crashes, 0 illegal, 0 garbled"), "{report}");
+    let moves: Vec<String> = std::fs::read_to_string(&records)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            record["actions"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    moves.join("\n") + "\n"
+}
+
+fn check(game: &str, moves: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/exported-moves").join(format!("{game}.txt"));
+    if std::env::var_os("CUPZERO_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, moves).unwrap();
+        return;
+    }
+    let kept = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (CUPZERO_BLESS=1 writes it)", path.display()));
+    assert_eq!(moves, kept, "the exported {game} bot's moves changed");
+}
+
+#[test]
+fn the_exported_ultimate_tic_tac_toe_bot_plays_its_kept_moves() {
+    let _serial = one_at_a_time();
+    // Seats swap between the two games, but a bot against itself replays one game: one is enough.
+    check("uttt", &exported_self_play("uttt", &[], 1));
+}
+
+#[test]
+fn the_exported_connect4_bot_plays_its_kept_moves() {
+    let _serial = one_at_a_time();
+    // Two random openings of four plies.
+    check("connect4", &exported_self_play("connect4", &["--opening-plies", "4"], 4));
+}
