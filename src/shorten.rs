@@ -211,6 +211,11 @@ fn std_path_names(tokens: &[Token]) -> HashSet<String> {
             match t {
                 Token::Ident(name) => {
                     names.insert(name.clone());
+                    // A path's last name ends it (`impl std::error::Error for Ours`: `Ours` is not
+                    // std's), unless a `{ , }` group goes on.
+                    if depth == 0 && !(is(j + 1, ":") && is(j + 2, ":")) {
+                        break;
+                    }
                 }
                 Token::Other(c) if c == ":" || c == "*" || c == "," && depth > 0 => {}
                 Token::Other(c) if c == "{" && j > 0 && is(j - 1, ":") => depth += 1,
@@ -372,6 +377,9 @@ mod tests {
     fn std_paths_keep_their_names_even_where_the_code_declares_them() {
         let out = shortened("mod time { pub const INFINITY: i32 = 9; }\nuse std::time::Instant;\nfn f() -> f32 { f32::INFINITY + time::INFINITY as f32 }");
         assert!(out.contains("std::time::Instant") && out.contains("mod time") && out.contains("f32::INFINITY"), "{out}");
+        // The type after a std trait's path is ours: it is renamed.
+        let out = shortened("#[derive(Debug)]\npub struct LongError;\nimpl std::fmt::Display for LongError { fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) } }\nimpl std::error::Error for LongError {}");
+        assert!(!out.contains("LongError") && out.contains("std::error::Error for") && out.contains("std::fmt::Formatter"), "{out}");
     }
 
     #[test]
