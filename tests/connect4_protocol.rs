@@ -6,7 +6,8 @@ mod common;
 use bots::connect4::Connect4;
 use bots::game::{ActionList, Game};
 use common::{assert_clean_error, data, read_transcript, run};
-use bots::connect4::referee::{parse_answer, turn_input};
+use bots::connect4::referee::turn_input;
+use bots::referee::RefereeRules;
 
 const GAMES: [&str; 2] = ["plain", "steal"];
 
@@ -25,7 +26,7 @@ fn referee_input_matches_the_recorded_transcripts() {
             let k = next_turn[seat];
             let expected = seats[seat].turns[k].join("\n") + "\n";
             assert_eq!(turn_input(&state, k == 0, previous), expected, "{game}: seat {seat} turn {}", state.turn());
-            let action = parse_answer(&state, &seats[seat].answers[k]).expect("recorded answer is legal");
+            let action = state.parse_answer(&seats[seat].answers[k]).expect("recorded answer is legal").actions[0];
             saw_steal |= action == bots::connect4::STEAL;
             state.apply(action);
             previous = Some(action);
@@ -84,8 +85,8 @@ fn garbage_input_gets_one_clean_error_line() {
         ("0 1\nzero\n".into(), "turnIndex"),
         (format!("0 1\n0\n{}", ".........\n".repeat(3)), "input ended"),
         (format!("0 1\n0\n{}9\n0\n1\n2\n3\n4\n5\n6\n7\n8\n-1\n", ".......x.\n".repeat(7)), "bad board"),
-        (format!("0 1\n0\n{empty}3\n0\n1\n2\n-1\n"), "do not match the board"),
-        (format!("1 0\n0\n{empty}9\n0\n1\n2\n3\n4\n5\n6\n7\n8\n-1\n"), "not a turn of player 1"),
+        (format!("0 1\n0\n{empty}3\n0\n1\n2\n-1\n"), "do not match the game"),
+        (format!("1 0\n0\n{empty}9\n0\n1\n2\n3\n4\n5\n6\n7\n8\n-1\n"), "not our turn: we are player 1"),
         ("\u{0}\u{1}\u{2}binary\n".into(), "myId oppId"),
     ];
     for (input, fragment) in cases {

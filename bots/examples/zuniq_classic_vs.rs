@@ -125,7 +125,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for g in 0..games {
         let classic: Box<dyn Agent<Zuniq>> = Box::new(ClassicAgent::new(seed + g as u64, None, env_config()));
         let other: Box<dyn Agent<Zuniq>> = match mode {
-            "net" => bots::bot::net_agent::<Zuniq>(Mlp::from_bytes(&weights, "zuniq")?)?,
+            "net" => bots::bot::net_agent::<Zuniq>(Mlp::from_bytes(&weights, "zuniq")?, None)?,
             _ => Box::new(ClassicAgent::new(1000 + seed + g as u64, None, RaveConfig::default())),
         };
         // The classic bot takes seat g % 2.

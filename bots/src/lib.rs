@@ -7,6 +7,7 @@ pub mod book;
 pub mod bot;
 pub mod classic;
 pub mod codecup;
+pub mod codingame;
 pub mod encode;
 pub mod game;
 pub mod infer;

@@ -15,8 +15,9 @@
 //! never bundles this module or a game's `referee.rs` into a bot.
 
 use crate::bot::{Contest, Platform};
-use crate::game::{Action, ActionList, Player, NUM_PLAYERS};
-use crate::rng::Rng;
+use crate::codingame::CodinGame;
+use crate::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
+use crate::rng::{splitmix64, Rng};
 
 /// What a program answered, read: the actions of its turn, and whether it claimed the win
 /// (a `!` after the move, CodeCup's Zuniq).
@@ -148,4 +149,41 @@ pub trait RefereeRules: Contest {
     fn transcripts() -> &'static [&'static str] {
         &[]
     }
+}
+
+/// A CodinGame answer as its referees read it: the move's words at the start of the line (no
+/// space before them), then optionally a space and a message. A move the notation reads but
+/// the rules refuse, or numbers off the board, are illegal; anything else is garbled.
+pub fn codingame_answer<G: CodinGame>(state: &G, line: &str) -> Result<Answer, Misplay> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let words: Vec<&str> = line.split_whitespace().take(G::MOVE_WORDS).collect();
+    if line.starts_with(char::is_whitespace) || words.len() < G::MOVE_WORDS {
+        return Err(Misplay::Garbled(format!("expected a move of {} words at the start of the line: {line:?}", G::MOVE_WORDS)));
+    }
+    let text = words.join(" ");
+    match G::read_move(&words) {
+        Ok(Some(action)) if state.is_legal(action) => Ok(Answer::single(action)),
+        Ok(Some(_)) => Err(Misplay::Illegal(format!("{text} is not a valid action here"))),
+        Ok(None) => Err(Misplay::Illegal(format!("{text} is no move"))),
+        Err(why) if words.iter().all(|w| w.parse::<i64>().is_ok()) => Err(Misplay::Illegal(format!("{text} is off the board ({why})"))),
+        Err(why) => Err(Misplay::Garbled(format!("not a move ({why}): {line:?}"))),
+    }
+}
+
+/// CodinGame's list of valid actions as its referees write it: the count, then each action as
+/// `text` writes it, a line each, in an order drawn from the position when `shuffled` (as
+/// CodinGame shuffles them: a bot must not rely on any order), else in the rules' order.
+pub fn codingame_valid_actions<G: Game>(state: &G, shuffled: bool, text: impl Fn(Action) -> String) -> String {
+    let mut list = ActionList::new();
+    state.legal_actions(&mut list);
+    let mut valid: Vec<Action> = list.to_vec();
+    if shuffled {
+        valid.sort_by_key(|&a| splitmix64(state.hash() ^ a as u64).1);
+    }
+    let mut out = format!("{}\n", valid.len());
+    for a in valid {
+        out.push_str(&text(a));
+        out.push('\n');
+    }
+    out
 }

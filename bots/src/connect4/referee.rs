@@ -1,13 +1,15 @@
 //! CodinGame's Connect 4 referee: the exact per-turn input, and answers read as the referee
-//! reads them. A fault loses: the other player scores the win's 10 points.
+//! reads them ([`codingame_answer`]: a column or STEAL, then optionally a message). A fault
+//! loses: the other player scores the win's 10 points.
 
 use super::{Connect4, STEAL};
-use crate::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
-use crate::referee::{Answer, Misplay, RefereeRules};
+use crate::game::{Action, Game, Player, NUM_PLAYERS};
+use crate::referee::{codingame_answer, codingame_valid_actions, Answer, Misplay, RefereeRules};
 use std::fmt::Write;
 
-fn protocol_int(action: Action) -> i32 {
-    if action == STEAL { -2 } else { action as i32 }
+/// An action as the input writes it: STEAL is `-2`.
+fn protocol_int(action: Action) -> String {
+    if action == STEAL { "-2".into() } else { action.to_string() }
 }
 
 /// Everything the player to move reads this turn. `first` adds the `myId oppId` line.
@@ -21,37 +23,9 @@ pub fn turn_input(state: &Connect4, first: bool, previous: Option<Action>) -> St
     for row in state.rows() {
         writeln!(text, "{row}").unwrap();
     }
-    let mut list = ActionList::new();
-    state.legal_actions(&mut list);
-    writeln!(text, "{}", list.len()).unwrap();
-    for &a in list.iter() {
-        writeln!(text, "{}", protocol_int(a)).unwrap();
-    }
-    writeln!(text, "{}", previous.map_or(-1, protocol_int)).unwrap();
+    text.push_str(&codingame_valid_actions(state, false, protocol_int));
+    writeln!(text, "{}", previous.map_or("-1".into(), protocol_int)).unwrap();
     text
-}
-
-/// Reads a player's answer as the referee does: the action is everything before the first
-/// space (a message may follow it), either an integer or STEAL in any case.
-pub fn parse_answer(state: &Connect4, line: &str) -> Result<Action, Misplay> {
-    let line = line.strip_suffix('\r').unwrap_or(line);
-    let token = line.split(' ').next().unwrap_or("");
-    let garbled = |why: &str| Misplay::Garbled(format!("{why}: {line:?}"));
-    let action = if token.eq_ignore_ascii_case("STEAL") {
-        STEAL
-    } else {
-        match token.parse::<i64>() {
-            Ok(-2) => STEAL,
-            Ok(col) if (0..9).contains(&col) => col as Action,
-            Ok(other) => return Err(Misplay::Illegal(format!("column {other} is out of range"))),
-            Err(_) if token.is_empty() => return Err(garbled("no action at the start of the line")),
-            Err(_) => return Err(garbled("not an action")),
-        }
-    };
-    if !state.is_legal(action) {
-        return Err(Misplay::Illegal(format!("{} is not legal at turn {}", Connect4::format_action(action), state.turn())));
-    }
-    Ok(action)
 }
 
 impl RefereeRules for Connect4 {
@@ -64,7 +38,7 @@ impl RefereeRules for Connect4 {
     }
 
     fn parse_answer(&self, line: &str) -> Result<Answer, Misplay> {
-        parse_answer(self, line).map(Answer::single)
+        codingame_answer(self, line)
     }
 
     fn forfeit_scores(&self, faulty: Player) -> [f32; NUM_PLAYERS] {
@@ -106,6 +80,7 @@ mod tests {
     fn answers_are_read_like_the_referee_reads_them() {
         let illegal = |r: Result<Action, Misplay>| matches!(r, Err(Misplay::Illegal(_)));
         let garbled = |r: Result<Action, Misplay>| matches!(r, Err(Misplay::Garbled(_)));
+        let parse_answer = |s: &Connect4, line: &str| s.parse_answer(line).map(|a| a.actions[0]);
         let mut s = Connect4::new();
         assert_eq!(parse_answer(&s, "3"), Ok(3));
         assert_eq!(parse_answer(&s, "3 going centre"), Ok(3));

@@ -1,53 +1,25 @@
 //! CodinGame's Ultimate Tic-Tac-Toe referee: each turn the player to move reads the opponent's
-//! last action and the valid actions, shuffled as CodinGame shuffles them; an answer is
-//! `row col`, optionally followed by a message. A fault loses the game.
+//! last action and the valid actions, shuffled; an answer is `row col`, optionally followed by
+//! a message. A fault loses the game.
 
-use super::protocol::to_protocol;
 use super::Uttt;
-use crate::game::{Action, ActionList, Game};
-use crate::referee::{Answer, Misplay, RefereeRules};
-use crate::rng::splitmix64;
+use crate::codingame::CodinGame;
+use crate::game::Action;
+use crate::referee::{codingame_answer, codingame_valid_actions, Answer, Misplay, RefereeRules};
 
 impl RefereeRules for Uttt {
     const TITLE: &'static str = "Ultimate tic-tac-toe, CodinGame (9 small boards, the sent-to board)";
 
-    /// The valid actions come in an order drawn from the position, as CodinGame shuffles
-    /// them: a bot must not rely on any order.
     fn turn_input(&self, _first_turn: bool, previous: Option<Action>) -> String {
-        let mut list = ActionList::new();
-        self.legal_actions(&mut list);
-        let mut valid: Vec<Action> = list.to_vec();
-        valid.sort_by_key(|&a| splitmix64(self.hash() ^ a as u64).1);
-        let mut text = format!("{}\n{}\n", previous.map_or("-1 -1".to_string(), to_protocol), valid.len());
-        for a in valid {
-            text.push_str(&to_protocol(a));
-            text.push('\n');
-        }
-        text
+        format!("{}\n{}", previous.map_or("-1 -1".to_string(), Uttt::move_text), codingame_valid_actions(self, true, Uttt::move_text))
     }
 
-    /// As the referee reads it: a row and a column (one digit each) separated by spaces, then
-    /// optionally spaces and a message.
     fn parse_answer(&self, line: &str) -> Result<Answer, Misplay> {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let mut parts = line.split_whitespace();
-        let digit = |part: Option<&str>| part.and_then(|t| t.parse::<i64>().ok());
-        let (row, col) = match (digit(parts.next()), digit(parts.next())) {
-            (Some(r), Some(c)) if !line.starts_with(char::is_whitespace) => (r, c),
-            _ => return Err(Misplay::Garbled(format!("expected \"row col\": {line:?}"))),
-        };
-        if !(0..9).contains(&row) || !(0..9).contains(&col) {
-            return Err(Misplay::Illegal(format!("{row} {col} is off the board")));
-        }
-        let action = (9 * row + col) as Action;
-        if !self.is_legal(action) {
-            return Err(Misplay::Illegal(format!("{row} {col} is not a valid action here")));
-        }
-        Ok(Answer::single(action))
+        codingame_answer(self, line)
     }
 
     fn answer(action: Action) -> String {
-        to_protocol(action)
+        Uttt::move_text(action)
     }
 
     fn end_text(&self, _actions: usize) -> String {
@@ -67,6 +39,7 @@ impl RefereeRules for Uttt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     #[test]
     fn the_first_turn_lists_every_cell_and_later_ones_the_sent_to_board() {
