@@ -120,7 +120,7 @@ pub fn run(args: LeagueArgs) -> Result<()> {
     dispatch!(args.game, G => run_game::<G>(args))
 }
 
-fn run_game<G: Training + View>(args: LeagueArgs) -> Result<()> {
+fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.pool).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
     let pool = Pool::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
     if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
@@ -246,7 +246,7 @@ fn escape(text: &str) -> String {
 
 /// `POOL.html` beside the pool file: the ratings with their intervals, the score matrix, and
 /// for each pairing a link to its games in the viewer (`POOL.A-vs-B.html`, one page each).
-fn write_pages<G: Training + View>(pool: &Path, ratings: &[Rating], games: &[LeagueGame]) -> Result<PathBuf> {
+fn write_pages<G: Training + View + bots::referee::RefereeRules>(pool: &Path, ratings: &[Rating], games: &[LeagueGame]) -> Result<PathBuf> {
     let stem = pool.file_stem().map_or("pool".to_string(), |s| s.to_string_lossy().into_owned());
     let dir = pool.parent().unwrap_or(Path::new("."));
     let mut by_pairing: BTreeMap<(&str, &str), Vec<&LeagueGame>> = BTreeMap::new();

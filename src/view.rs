@@ -12,6 +12,7 @@ use bots::encode::Encode;
 use bots::game::{Action, Game};
 use bots::nn::Mlp;
 use bots::rng::Rng;
+use bots::referee::RefereeRules;
 use bots::training::Training;
 use bots::view::View;
 use clap::Args;
@@ -212,7 +213,7 @@ fn diff(before: &[u32], after: &[u32]) -> Vec<i64> {
 }
 
 /// The page for `games` of game `G`.
-pub fn page<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> String {
+pub fn page<G: Training + View + RefereeRules>(games: &[ViewGame], options: &PageOptions) -> String {
     page_and_post_mortem::<G>(games, options).0
 }
 
@@ -294,17 +295,18 @@ fn loss_of(game: &ViewGame, movers: &[u8], eval: &PageEval) -> Option<Loss> {
 }
 
 /// The page, and with `--net` where each lost game was decided.
-pub fn page_and_post_mortem<G: Training + View>(games: &[ViewGame], options: &PageOptions) -> (String, Vec<Loss>) {
+pub fn page_and_post_mortem<G: Training + View + RefereeRules>(games: &[ViewGame], options: &PageOptions) -> (String, Vec<Loss>) {
     let mut dictionary = ShapeDictionary::default();
-    let picture_of = |state: &G| state.picture();
-    let start = picture_of(&G::new_game(&mut Rng::new(games.first().map_or(0, |g| g.seed))));
+    let start = G::new_game(&mut Rng::new(games.first().map_or(0, |g| g.seed))).picture();
     // Pictures and evaluations in parallel; the dictionary after, in game order.
     let built: Vec<(Result<((ShapeDictionary, Vec<Vec<u32>>), Vec<Action>, Vec<u8>), String>, Option<PageEval>)> = games
         .par_iter()
         .map(|g| match replay::<G>(g.seed, &g.actions) {
             Err(e) => (Err(e), None),
             Ok((positions, played)) => {
-                let pictures = ShapeDictionary::of_game(positions.iter().map(|s| picture_of(s).shapes.iter().map(|sh| sh.svg()).collect()));
+                // Each position with the move that led to it marked.
+                let last = std::iter::once(None).chain(played.iter().map(|&a| Some(a)));
+                let pictures = ShapeDictionary::of_game(positions.iter().zip(last).map(|(s, a)| s.picture_after(a).shapes.iter().map(|sh| sh.svg()).collect()));
                 let movers: Vec<u8> = positions[..played.len()].iter().map(|s| s.to_move() as u8).collect();
                 let eval = options.net.as_ref().map(|(_, net, playouts)| {
                     let solve_legal = options.exact_legal.unwrap_or_else(|| TrainConfig::for_game::<G>().selfplay.solve_legal);
@@ -312,7 +314,7 @@ pub fn page_and_post_mortem<G: Training + View>(games: &[ViewGame], options: &Pa
                     let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| label(s, net, *playouts, &mut exact, solve_legal, options.exact_time)).collect();
                     let values: Vec<[f32; 2]> = evaluated.iter().map(|e| e.0).collect();
                     let blunders = (0..played.len()).filter(|&k| values[k][movers[k] as usize] - values[k + 1][movers[k] as usize] > options.blunder.unwrap_or(G::BLUNDER_DROP)).collect();
-                    PageEval { values, best: evaluated.iter().map(|e| e.1.map(G::format_action)).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
+                    PageEval { values, best: evaluated.iter().map(|e| e.1.map(G::answer)).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
                 });
                 (Ok((pictures, played, movers)), eval)
             }
@@ -332,7 +334,11 @@ pub fn page_and_post_mortem<G: Training + View>(games: &[ViewGame], options: &Pa
             end: g.end.clone(),
             fault: g.fault.clone(),
             think_ms: [g.answers_ms[0].iter().sum(), g.answers_ms[1].iter().sum()],
-            moves: g.actions.clone(),
+            // The moves as the contest writes them (`4 4`, not the notation's `44`).
+            moves: match &built {
+                Ok((_, played, _)) => played.iter().map(|&a| G::answer(a)).collect(),
+                Err(_) => g.actions.clone(),
+            },
             movers: Vec::new(),
             times: Vec::new(),
             start: Vec::new(),

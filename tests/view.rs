@@ -91,6 +91,15 @@ fn every_games_replays_render_in_a_real_browser() {
         let later = dom(&page, "g=0&p=3", &profile);
         assert!(later.contains("position 3 of"), "{}: the page did not step", game.name);
         assert_ne!(board(&start), board(&later), "{}: three moves on, the board is the same", game.name);
+        // The last move is marked on the board, and nothing is before the first.
+        let mark = bots::view::LAST_MOVE;
+        assert!(!board(&start).contains(mark) && board(&later).contains(mark), "{}: the last move is not marked", game.name);
+        // Moves as the contest writes them: Ultimate tic-tac-toe's `row col`, not the notation's `rc`.
+        let html = std::fs::read_to_string(&page).unwrap();
+        let first_move = html.split("\"moves\":[\"").nth(1).and_then(|s| s.split('"').next()).unwrap_or_default().to_string();
+        if game.name == "uttt" {
+            assert!(first_move.len() == 3 && first_move.as_bytes()[1] == b' ', "uttt moves read {first_move:?}");
+        }
 
         let before = board_pixels(&page, "g=0&p=0", &profile, &dir.join(format!("{}-0.png", game.name)));
         let after = board_pixels(&page, "g=0&p=3", &profile, &dir.join(format!("{}-3.png", game.name)));

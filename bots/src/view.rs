@@ -6,12 +6,16 @@
 //! A picture is a list of shapes in a box of SVG user units, drawn in order. The viewer stores
 //! each distinct shape once and a game as the shapes each move adds and removes, so a picture
 //! should draw what changes (pieces, highlights) as shapes of their own, apart from what stays
-//! (the grid).
+//! (the grid). Every game marks the move that led to a position ([`View::mark_last_move`]) in
+//! one colour, [`LAST_MOVE`]; games on a grid of square cells draw with [`Grid`].
 
-use crate::game::{ActionList, Game};
+use crate::game::{Action, ActionList, Game};
 
 /// A CSS colour: `"#c33"`, `"white"`, `"none"`.
 pub type Color = &'static str;
+
+/// The colour of the last move's mark, the same in every game.
+pub const LAST_MOVE: Color = "#e0119d";
 
 /// One shape of a picture; coordinates in the picture's units.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +24,8 @@ pub enum Shape {
     Circle { cx: f32, cy: f32, r: f32, fill: Color, stroke: Color },
     Line { x1: f32, y1: f32, x2: f32, y2: f32, color: Color, width: f32 },
     Polygon { points: Vec<(f32, f32)>, fill: Color, stroke: Color },
+    /// An unfilled frame (`round`: the ellipse inside the box) drawn `width` units wide.
+    Outline { x: f32, y: f32, w: f32, h: f32, round: bool, color: Color, width: f32 },
     /// Text centred on `(x, y)`, `size` units high.
     Text { x: f32, y: f32, size: f32, text: String, color: Color },
 }
@@ -57,6 +63,22 @@ impl Shape {
                 let points: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", num(x), num(y))).collect();
                 format!(r#"<polygon points="{}" fill="{fill}" stroke="{stroke}"/>"#, points.join(" "))
             }
+            Shape::Outline { x, y, w, h, round: false, color, width } => format!(
+                r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{color}" stroke-width="{}"/>"#,
+                num(*x),
+                num(*y),
+                num(*w),
+                num(*h),
+                num(*width)
+            ),
+            Shape::Outline { x, y, w, h, round: true, color, width } => format!(
+                r#"<ellipse cx="{}" cy="{}" rx="{}" ry="{}" fill="none" stroke="{color}" stroke-width="{}"/>"#,
+                num(x + w / 2.0),
+                num(y + h / 2.0),
+                num(w / 2.0),
+                num(h / 2.0),
+                num(*width)
+            ),
             Shape::Text { x, y, size, text, color } => format!(
                 r#"<text x="{}" y="{}" font-size="{}" fill="{color}" text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{}</text>"#,
                 num(*x),
@@ -101,6 +123,21 @@ impl Picture {
         self.shapes.push(Shape::Text { x, y, size, text: text.into(), color });
     }
 
+    /// The last move's mark around a box (a square taken, a cell, a tile).
+    pub fn mark_box(&mut self, x: f32, y: f32, w: f32, h: f32) {
+        self.shapes.push(Shape::Outline { x, y, w, h, round: false, color: LAST_MOVE, width: 3.0 });
+    }
+
+    /// The last move's mark around a round field of radius `r`.
+    pub fn mark_spot(&mut self, cx: f32, cy: f32, r: f32) {
+        self.shapes.push(Shape::Outline { x: cx - r, y: cy - r, w: 2.0 * r, h: 2.0 * r, round: true, color: LAST_MOVE, width: 3.0 });
+    }
+
+    /// The last move's mark along a line (a segment drawn, a slide's direction).
+    pub fn mark_line(&mut self, from: (f32, f32), to: (f32, f32)) {
+        self.line(from, to, LAST_MOVE, 3.0);
+    }
+
     /// A whole SVG document (the viewer builds its own from [`Shape::svg`]).
     /// Whether every shape lies within the picture's box (a check for each game's drawing).
     pub fn fits(&self) -> bool {
@@ -110,6 +147,7 @@ impl Picture {
             Shape::Circle { cx, cy, r, .. } => ok(cx - r, cy - r) && ok(cx + r, cy + r),
             Shape::Line { x1, y1, x2, y2, .. } => ok(*x1, *y1) && ok(*x2, *y2),
             Shape::Polygon { points, .. } => points.iter().all(|&(x, y)| ok(x, y)),
+            Shape::Outline { x, y, w, h, .. } => ok(*x, *y) && ok(x + w, y + h),
             Shape::Text { x, y, .. } => ok(*x, *y),
         })
     }
@@ -150,6 +188,20 @@ pub trait View: Game {
         text_picture(&self.text_board())
     }
 
+    /// Marks `action`, the move that led to this position, on its picture: where the piece
+    /// went, the square taken, the segment drawn (`Picture::mark_box`, `mark_spot`,
+    /// `mark_line`). Default: no mark (a game's own picture should have one).
+    fn mark_last_move(&self, _action: Action, _picture: &mut Picture) {}
+
+    /// The picture after `last` (the move that led here), with its mark.
+    fn picture_after(&self, last: Option<Action>) -> Picture {
+        let mut picture = self.picture();
+        if let Some(action) = last {
+            self.mark_last_move(action, &mut picture);
+        }
+        picture
+    }
+
     /// The position as text for a terminal. Default: who moves, and the legal actions.
     fn text_board(&self) -> String {
         if self.is_terminal() {
@@ -159,6 +211,88 @@ pub trait View: Game {
         self.legal_actions(&mut list);
         let legal: Vec<String> = list.iter().map(|&a| Self::format_action(a)).collect();
         format!("player {} to move\nlegal: {}", self.to_move(), legal.join(" "))
+    }
+}
+
+/// A board of `rows` x `cols` square cells of side `cell`, `pad` from the picture's edges: the
+/// drawing that games on a grid share (cells, their lines, crosses, noughts and discs, blocks
+/// of cells highlighted, the last move framed). Row 0 is on top.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grid {
+    pub rows: usize,
+    pub cols: usize,
+    pub cell: f32,
+    pub pad: f32,
+}
+
+impl Grid {
+    /// An empty picture of the board on `background` (`"none"`: nothing drawn), with `footer`
+    /// units below it for a line of text.
+    pub fn picture(&self, background: Color, footer: f32) -> Picture {
+        let (w, h) = (2.0 * self.pad + self.cols as f32 * self.cell, 2.0 * self.pad + self.rows as f32 * self.cell + footer);
+        let mut p = Picture::new(w, h);
+        if background != "none" {
+            p.rect(0.0, 0.0, w, h, background, "none");
+        }
+        p
+    }
+
+    /// The top-left corner of cell `(row, col)`.
+    pub fn corner(&self, row: usize, col: usize) -> (f32, f32) {
+        (self.pad + col as f32 * self.cell, self.pad + row as f32 * self.cell)
+    }
+
+    /// The centre of cell `(row, col)`.
+    pub fn centre(&self, row: usize, col: usize) -> (f32, f32) {
+        let (x, y) = self.corner(row, col);
+        (x + self.cell / 2.0, y + self.cell / 2.0)
+    }
+
+    /// The lines between cells and around the board; every `block`-th one (0: none) drawn in
+    /// `thick` instead.
+    pub fn lines(&self, p: &mut Picture, thin: (Color, f32), block: usize, thick: (Color, f32)) {
+        let (right, bottom) = (self.pad + self.cols as f32 * self.cell, self.pad + self.rows as f32 * self.cell);
+        let style = |k: usize| if block > 0 && k % block == 0 { thick } else { thin };
+        for k in 0..=self.cols {
+            let x = self.pad + k as f32 * self.cell;
+            p.line((x, self.pad), (x, bottom), style(k).0, style(k).1);
+        }
+        for k in 0..=self.rows {
+            let y = self.pad + k as f32 * self.cell;
+            p.line((self.pad, y), (right, y), style(k).0, style(k).1);
+        }
+    }
+
+    /// `span` x `span` cells from `(row, col)` filled with `fill`.
+    pub fn fill(&self, p: &mut Picture, (row, col): (usize, usize), span: usize, fill: Color) {
+        let (x, y) = self.corner(row, col);
+        p.rect(x, y, span as f32 * self.cell, span as f32 * self.cell, fill, "none");
+    }
+
+    /// A cross over `span` x `span` cells from `(row, col)`: two strokes.
+    pub fn cross(&self, p: &mut Picture, (row, col): (usize, usize), span: usize, color: Color, width: f32) {
+        let ((x, y), size) = (self.corner(row, col), span as f32 * self.cell);
+        let m = size * 0.2;
+        p.line((x + m, y + m), (x + size - m, y + size - m), color, width);
+        p.line((x + size - m, y + m), (x + m, y + size - m), color, width);
+    }
+
+    /// A nought over `span` x `span` cells from `(row, col)`: one circle.
+    pub fn nought(&self, p: &mut Picture, (row, col): (usize, usize), span: usize, color: Color) {
+        let ((x, y), size) = (self.corner(row, col), span as f32 * self.cell);
+        p.circle(x + size / 2.0, y + size / 2.0, size * 0.3, "none", color);
+    }
+
+    /// A disc of `radius` on cell `(row, col)`.
+    pub fn disc(&self, p: &mut Picture, (row, col): (usize, usize), radius: f32, fill: Color, stroke: Color) {
+        let (x, y) = self.centre(row, col);
+        p.circle(x, y, radius, fill, stroke);
+    }
+
+    /// The last move's mark on cell `(row, col)`.
+    pub fn mark_last(&self, p: &mut Picture, (row, col): (usize, usize)) {
+        let (x, y) = self.corner(row, col);
+        p.mark_box(x + 1.5, y + 1.5, self.cell - 3.0, self.cell - 3.0);
     }
 }
 

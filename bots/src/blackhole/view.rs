@@ -3,7 +3,7 @@
 //! end the black hole with the sums around it.
 
 use super::{coords, label, stones_in, BlackHole, BROWN, EMPTY, FIELDS, STONES, TURNS};
-use crate::game::Game;
+use crate::game::{Action, Game};
 use crate::view::{Picture, View};
 
 const D: f32 = 46.0;
@@ -56,6 +56,12 @@ impl View for BlackHole {
         };
         p.text(PAD + 82.0, PAD + 8.0, 12.0, status, "#333");
         p
+    }
+
+    /// The field the stone went to.
+    fn mark_last_move(&self, action: Action, picture: &mut Picture) {
+        let (x, y) = centre(BlackHole::field_and_value(action).0);
+        picture.mark_spot(x, y, R + 2.0);
     }
 
     fn text_board(&self) -> String {

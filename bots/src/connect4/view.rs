@@ -1,41 +1,39 @@
 //! How a Connect 4 position looks: the 7x9 blue board with its holes, red chips of player 0 and
-//! yellow chips of player 1 (row 0 on top, as in the protocol's text).
+//! yellow chips of player 1 (row 0 on top, as in the protocol's text), the last chip framed.
 
-use super::{Connect4, COLS, ROWS};
-use crate::game::Game;
-use crate::view::{Picture, View};
+use super::{Connect4, COLS, ROWS, STEAL};
+use crate::game::{Action, Game};
+use crate::view::{Grid, Picture, View};
 
-const CELL: f32 = 40.0;
-const PAD: f32 = 10.0;
+const GRID: Grid = Grid { rows: ROWS, cols: COLS, cell: 40.0, pad: 10.0 };
 const RADIUS: f32 = 16.0;
 const BOARD: &str = "#1f4fa8";
 const HOLE: &str = "white";
 const COLORS: [&str; 2] = ["#d62828", "#f2c40f"];
 const NAMES: [&str; 2] = ["red", "yellow"];
 
-fn centre(row: usize, col: usize) -> (f32, f32) {
-    (PAD + (col as f32 + 0.5) * CELL, PAD + (row as f32 + 0.5) * CELL)
-}
-
 impl View for Connect4 {
     fn picture(&self) -> Picture {
-        let mut p = Picture::new(2.0 * PAD + COLS as f32 * CELL, 2.0 * PAD + ROWS as f32 * CELL);
-        p.rect(PAD / 2.0, PAD / 2.0, p.width - PAD, p.height - PAD, BOARD, "#133570");
-        for row in 0..ROWS {
-            for col in 0..COLS {
-                let (x, y) = centre(row, col);
-                p.circle(x, y, RADIUS, HOLE, "#133570");
-            }
+        let mut p = GRID.picture("none", 0.0);
+        p.rect(GRID.pad / 2.0, GRID.pad / 2.0, p.width - GRID.pad, p.height - GRID.pad, BOARD, "#133570");
+        let cells = || (0..ROWS).flat_map(|row| (0..COLS).map(move |col| (row, col)));
+        for at in cells() {
+            GRID.disc(&mut p, at, RADIUS, HOLE, "#133570");
         }
-        for row in 0..ROWS {
-            for col in 0..COLS {
-                if let Some(player) = self.cell(row, col) {
-                    let (x, y) = centre(row, col);
-                    p.circle(x, y, RADIUS, COLORS[player], "#555");
-                }
+        for (row, col) in cells() {
+            if let Some(player) = self.cell(row, col) {
+                GRID.disc(&mut p, (row, col), RADIUS, COLORS[player], "#555");
             }
         }
         p
+    }
+
+    /// The chip that fell (on top of its column), or the stolen one (the only chip).
+    fn mark_last_move(&self, action: Action, picture: &mut Picture) {
+        let col = if action == STEAL { (0..COLS).find(|&c| self.cell(ROWS - 1, c).is_some()) } else { Some(action as usize) };
+        if let Some(row) = col.and_then(|c| (0..ROWS).find(|&r| self.cell(r, c).is_some())) {
+            GRID.mark_last(picture, (row, col.unwrap_or(0)));
+        }
     }
 
     fn text_board(&self) -> String {
@@ -69,6 +67,10 @@ mod tests {
         s
     }
 
+    fn centre(row: usize, col: usize) -> (f32, f32) {
+        GRID.centre(row, col)
+    }
+
     fn chips(p: &Picture, color: &str) -> Vec<(f32, f32)> {
         p.shapes.iter().filter_map(|s| match s { Shape::Circle { cx, cy, fill, .. } if *fill == color => Some((*cx, *cy)), _ => None }).collect()
     }
@@ -86,6 +88,14 @@ mod tests {
         let stolen = play(&["4", "STEAL"]).picture();
         assert_eq!((chips(&stolen, COLORS[0]).len(), chips(&stolen, COLORS[1])), (0, vec![centre(6, 4)]));
         assert_ne!(play(&["4", "4"]).picture(), play(&["4", "5"]).picture());
+        // The last chip is framed: on top of column 4, and the stolen chip after a STEAL.
+        let framed = |s: &Connect4, action| {
+            let p = s.picture_after(Some(action));
+            p.shapes.iter().filter_map(|sh| match sh { Shape::Outline { x, y, w, color, .. } if *color == crate::view::LAST_MOVE => Some((x + w / 2.0, y + w / 2.0)), _ => None }).collect::<Vec<_>>()
+        };
+        assert_eq!(framed(&s, 0), vec![centre(6, 0)]);
+        assert_eq!(framed(&play(&["4", "4"]), 4), vec![centre(5, 4)]);
+        assert_eq!(framed(&play(&["4", "STEAL"]), STEAL), vec![centre(6, 4)]);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! How a 6561 position looks: the 4x4 squares, each piece a tile in its colour (darker as its
 //! value grows) with the value written on it, and a line with the score and the next step.
 
-use super::{colour_of, exponent_of, Game6561, Step, SIZE, SQUARES};
-use crate::game::Game;
+use super::{colour_of, exponent_of, Game6561, Step, SIZE, SLIDE_DOWN, SLIDE_LEFT, SLIDE_UP, SQUARES};
+use crate::game::{Action, Game};
 use crate::view::{Picture, View};
 
 const TILE: f32 = 60.0;
@@ -48,6 +48,28 @@ impl View for Game6561 {
         let status = if self.is_terminal() { "game over".to_string() } else { format!("move {}: {}", self.moves() + 1, next_step(self)) };
         p.text(side / 2.0, HEADER / 2.0, 14.0, format!("score {}, {status}", self.score()), "#333");
         p
+    }
+
+    /// The square the piece went to; a slide as an arrow along the board's top edge, pointing
+    /// the way the pieces went.
+    fn mark_last_move(&self, action: Action, picture: &mut Picture) {
+        let side = GAP + SIZE as f32 * (TILE + GAP);
+        if (action as usize) < SQUARES {
+            let (x, y) = corner(action as usize);
+            picture.mark_box(x, y, TILE, TILE);
+            return;
+        }
+        let (mid, top, bottom) = (side / 2.0, HEADER + GAP / 2.0, HEADER + side - GAP / 2.0);
+        let (from, to) = match action {
+            SLIDE_UP => ((mid, bottom), (mid, top)),
+            SLIDE_DOWN => ((mid, top), (mid, bottom)),
+            SLIDE_LEFT => ((side - GAP / 2.0, top), (GAP / 2.0, top)),
+            _ => ((GAP / 2.0, top), (side - GAP / 2.0, top)),
+        };
+        let (dx, dy) = ((to.0 - from.0).signum() * 10.0, (to.1 - from.1).signum() * 10.0);
+        picture.mark_line(from, to);
+        picture.mark_line(to, (to.0 - dx - dy, to.1 - dy + dx));
+        picture.mark_line(to, (to.0 - dx + dy, to.1 - dy - dx));
     }
 
     fn text_board(&self) -> String {

@@ -49,6 +49,19 @@ pub fn pair_action(a: usize, b: usize) -> Action {
     (before + (b - a - 1)) as Action
 }
 
+/// The squares an action names: a spooky mark's pair, or the one square of a collapse or of a
+/// lone classical mark.
+pub fn action_squares(action: Action) -> Vec<usize> {
+    match action as usize {
+        k if k < PAIRS => {
+            let (a, b) = pair_squares(k);
+            vec![a, b]
+        }
+        k if k < LONE => vec![k - COLLAPSE],
+        k => vec![k - LONE],
+    }
+}
+
 pub fn collapse_action(square: usize) -> Action {
     (COLLAPSE + square) as Action
 }

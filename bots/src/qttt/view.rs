@@ -2,8 +2,8 @@
 //! O with their subscripts, spooky marks as small `x1 o2` texts, the squares of a move waiting
 //! for its collapse highlighted, and a line saying who does what next.
 
-use super::{Qttt, SQUARES};
-use crate::game::Game;
+use super::{action_squares, Qttt, SQUARES};
+use crate::game::{Action, Game};
 use crate::view::{Picture, View};
 
 const CELL: f32 = 80.0;
@@ -81,6 +81,15 @@ impl View for Qttt {
         }
         p.text(side / 2.0, side + FOOTER / 2.0, 13.0, status(self), "#333");
         p
+    }
+
+    /// The squares of the move: a spooky mark's two, or the square a collapse or a lone
+    /// classical mark chose.
+    fn mark_last_move(&self, action: Action, picture: &mut Picture) {
+        for square in action_squares(action) {
+            let (x, y) = corner(square);
+            picture.mark_box(x + 2.0, y + 2.0, CELL - 4.0, CELL - 4.0);
+        }
     }
 
     fn text_board(&self) -> String {

@@ -1,68 +1,56 @@
 //! How an ultimate tic-tac-toe position looks: the 9x9 cells in their nine boards, crosses and
-//! noughts, won boards under their winner's big mark, and the board the mover is sent to.
+//! noughts, won boards under their winner's big mark, the board the mover is sent to, and the
+//! last mark framed.
 
-use super::{cell_at, Uttt, CELLS};
-use crate::game::Game;
-use crate::view::{Picture, View};
+use super::{Uttt, CELLS};
+use crate::game::{Action, Game};
+use crate::view::{Grid, Picture, View};
 
-const CELL: f32 = 30.0;
-const PAD: f32 = 6.0;
+const GRID: Grid = Grid { rows: 9, cols: 9, cell: 30.0, pad: 6.0 };
 const X_COLOR: &str = "#c0392b";
 const O_COLOR: &str = "#2c6fbb";
+const SENT_TO: &str = "#fff3b0";
 
-/// The top-left corner of a cell.
-fn corner(cell: usize) -> (f32, f32) {
-    (PAD + (cell % 9) as f32 * CELL, PAD + (cell / 9) as f32 * CELL)
+/// Player `player`'s mark over `span` x `span` cells from `at`.
+fn mark(p: &mut Picture, at: (usize, usize), span: usize, player: usize) {
+    if player == 0 {
+        GRID.cross(p, at, span, X_COLOR, if span == 1 { 2.5 } else { 6.0 });
+    } else {
+        GRID.nought(p, at, span, O_COLOR);
+    }
 }
 
-fn mark(picture: &mut Picture, x: f32, y: f32, size: f32, player: usize, width: f32) {
-    let m = size * 0.2;
-    if player == 0 {
-        picture.line((x + m, y + m), (x + size - m, y + size - m), X_COLOR, width);
-        picture.line((x + size - m, y + m), (x + m, y + size - m), X_COLOR, width);
-    } else {
-        picture.circle(x + size / 2.0, y + size / 2.0, size / 2.0 - m, "none", O_COLOR);
-    }
+/// The top-left cell of small board `b`.
+fn board_corner(b: usize) -> (usize, usize) {
+    (3 * (b / 3), 3 * (b % 3))
 }
 
 impl View for Uttt {
     fn picture(&self) -> Picture {
-        let side = 2.0 * PAD + 9.0 * CELL;
-        let mut p = Picture::new(side, side);
-        p.rect(0.0, 0.0, side, side, "white", "none");
-        // The boards the mover may play in.
+        let mut p = GRID.picture("white", 0.0);
         if !self.is_terminal() {
-            let boards: Vec<usize> = match self.target_board() {
-                Some(b) => vec![b],
-                None => (0..9).filter(|b| self.closed_boards() >> b & 1 == 0).collect(),
-            };
-            for b in boards {
-                let (x, y) = corner(cell_at(b, 0));
-                p.rect(x, y, 3.0 * CELL, 3.0 * CELL, "#fff3b0", "none");
+            let open = (0..9).filter(|&b| self.target_board().map_or(self.closed_boards() >> b & 1 == 0, |t| t == b));
+            for b in open {
+                GRID.fill(&mut p, board_corner(b), 3, SENT_TO);
             }
         }
-        for k in 0..=9 {
-            let at = PAD + k as f32 * CELL;
-            let (color, width) = if k % 3 == 0 { ("#333", 2.5) } else { ("#bbb", 1.0) };
-            p.line((at, PAD), (at, side - PAD), color, width);
-            p.line((PAD, at), (side - PAD, at), color, width);
-        }
+        GRID.lines(&mut p, ("#bbb", 1.0), 3, ("#333", 2.5));
         for cell in 0..CELLS {
             if let Some(player) = self.cell(cell) {
-                let (x, y) = corner(cell);
-                mark(&mut p, x, y, CELL, player, 2.5);
+                mark(&mut p, (cell / 9, cell % 9), 1, player);
             }
         }
         for b in 0..9 {
-            let (x, y) = corner(cell_at(b, 0));
-            for player in 0..2 {
-                if self.boards_won(player) >> b & 1 != 0 {
-                    p.rect(x, y, 3.0 * CELL, 3.0 * CELL, "rgba(255,255,255,0.6)", "none");
-                    mark(&mut p, x, y, 3.0 * CELL, player, 6.0);
-                }
+            for player in (0..2).filter(|&pl| self.boards_won(pl) >> b & 1 != 0) {
+                GRID.fill(&mut p, board_corner(b), 3, "rgba(255,255,255,0.6)");
+                mark(&mut p, board_corner(b), 3, player);
             }
         }
         p
+    }
+
+    fn mark_last_move(&self, action: Action, picture: &mut Picture) {
+        GRID.mark_last(picture, (action as usize / 9, action as usize % 9));
     }
 
     fn text_board(&self) -> String {
@@ -73,11 +61,7 @@ impl View for Uttt {
             }
             let cells: Vec<String> = (0..9)
                 .map(|col| {
-                    let c = match self.cell(9 * row + col) {
-                        Some(0) => "X",
-                        Some(_) => "O",
-                        None => ".",
-                    };
+                    let c = match self.cell(9 * row + col) { Some(0) => "X", Some(_) => "O", None => "." };
                     if col > 0 && col % 3 == 0 { format!("| {c}") } else { c.to_string() }
                 })
                 .collect();
@@ -120,5 +104,9 @@ mod tests {
         let text = s.text_board();
         assert!(text.starts_with("X . . | . . . | . . .\n"), "{text}");
         assert!(text.ends_with("O to move in board 0 (rows 0-2, columns 0-2); boards X 0 O 0"), "{text}");
+        // The last mark (00: the top-left cell) is framed, and only it.
+        let marked = s.picture_after(Some(0));
+        assert_eq!(marked.count(|sh| matches!(sh, Shape::Outline { x, y, color, .. } if *color == crate::view::LAST_MOVE && *x < 10.0 && *y < 10.0)), 1);
+        assert_eq!(marked.shapes.len(), p.shapes.len() + 1);
     }
 }

@@ -2,7 +2,7 @@
 //! cells inside closed zones shaded, and a line with the mover and the zone sizes taken.
 
 use super::{horizontal, vertical, Zuniq, CELLS_PER_SIDE, DOTS};
-use crate::game::Game;
+use crate::game::{Action, Game};
 use crate::view::{Picture, View};
 
 const CELL: f32 = 50.0;
@@ -56,6 +56,13 @@ impl View for Zuniq {
         }
         p.text(side / 2.0, side + FOOTER / 2.0, 13.0, status(self), "#333");
         p
+    }
+
+    /// The segment drawn.
+    fn mark_last_move(&self, action: Action, picture: &mut Picture) {
+        if let Some((_, a, b)) = segments().find(|&(s, _, _)| s == action as usize) {
+            picture.mark_line(a, b);
+        }
     }
 
     fn text_board(&self) -> String {
