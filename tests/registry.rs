@@ -74,3 +74,17 @@ fn the_registry_lists_every_game_folder_once() {
     }
     assert_eq!(bots::with_game!("chess", G => <G as bots::game::Game>::NAME), None);
 }
+
+/// Adding a game is cheap: Ultimate tic-tac-toe, a whole CodinGame game with its rules,
+/// protocol, referee, classic bot, training side and view, takes at most 600 lines without its
+/// tests (comments and blank lines counted), because the protocol, the referee's reading of
+/// answers, the grid drawing and the UCT classic bot are shared pieces it fills in.
+#[test]
+fn ultimate_tic_tac_toe_takes_at_most_600_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("bots/src/uttt"), &mut files);
+    assert!(files.len() >= 6, "{files:?}");
+    let lines: usize = files.iter().map(|f| std::fs::read_to_string(f).unwrap().lines().take_while(|l| l.trim() != "#[cfg(test)]").count()).sum();
+    assert!(lines <= 600, "bots/src/uttt holds {lines} lines without its tests");
+}

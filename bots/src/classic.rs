@@ -5,10 +5,12 @@
 //! `blackhole/classic.rs`, `zuniq/classic.rs`), with the game's rules, clock and protocol;
 //! the exporter bundles that file only into a classic bot, so a net bot carries none of it.
 
-use crate::agent::Agent;
+use crate::agent::{Agent, SearchAgent};
 use crate::bot::{run_bot, Contest};
 use crate::game::{Action, Game, NUM_PLAYERS};
+use crate::mcts::{Evaluator, MctsConfig, Selection, Values};
 use crate::rng::Rng;
+use crate::rollout::Playout;
 use crate::time::Safety;
 
 /// A game's classic bot. Games without one keep the default (`None`).
@@ -58,6 +60,34 @@ impl RootStatistics {
         let total: u64 = visits.iter().map(|&(_, n)| n as u64).sum();
         (total > 0).then(|| RootStatistics { policy: visits.iter().map(|&(a, n)| (a, (n as f64 / total as f64) as f32)).collect(), value })
     }
+}
+
+/// A tree search teaches what its root knew: the visits and the value.
+impl<G: Game, E: Evaluator<G>> Teacher<G> for SearchAgent<G, E> {
+    fn root_statistics(&self) -> Option<RootStatistics> {
+        let mcts = self.mcts();
+        RootStatistics::from_visits(mcts.root_children().iter().map(|c| (c.action, c.visits)), Some(mcts.root_value()))
+    }
+}
+
+/// Uniform priors, and one playout of the game's own ([`Playout`]) as a leaf's value.
+pub struct PlayoutEvaluator {
+    rng: Rng,
+}
+
+impl<G: Playout> Evaluator<G> for PlayoutEvaluator {
+    fn evaluate(&mut self, state: &G, _legal: &[Action], priors: &mut [f32]) -> Values {
+        priors.fill(1.0);
+        state.playout_utilities(&mut self.rng)
+    }
+}
+
+/// The classic bot many contest players describe: UCT (exploration constant `c`) with the
+/// game's own playout at each leaf, an MCTS-solver for proven wins and losses, and the tree
+/// kept between turns. A game that plays this way fills in its [`Playout`] and `c`.
+pub fn uct_classic<G: Playout>(seed: u64, budget: Option<u64>, c: f32) -> SearchAgent<G, PlayoutEvaluator> {
+    let config = MctsConfig { selection: Selection::Uct { c }, max_nodes: 2_000_000, stop_when_proven: true };
+    SearchAgent::new(G::new_game(&mut Rng::new(0)), config, PlayoutEvaluator { rng: Rng::new(seed) }, budget)
 }
 
 /// `main` of an exported classic bot: the protocol loop around the game's classic agent.

@@ -47,9 +47,26 @@ pub trait CodinGame: Game {
         Ok(None)
     }
     /// Reads one turn, or `None` when the input ends before a turn starts. `followed` is the
-    /// game as we followed it (the start, or the position after our last move); a game whose
-    /// input sends the opponent's move and not the position takes the position from it.
-    fn read_turn<R: BufRead>(reader: &mut LineReader<R>, followed: &Self) -> Result<Option<Turn<Self>>, ProtocolError>;
+    /// game as we followed it (the start, or the position after our last move). Default: the
+    /// turn most CodinGame games send, the opponent's last move on one line ("no move" before
+    /// the first), then the valid actions ([`read_valid_actions`]); the position is `followed`
+    /// with that move played. A game that sends the position itself reads it here.
+    fn read_turn<R: BufRead>(reader: &mut LineReader<R>, followed: &Self) -> Result<Option<Turn<Self>>, ProtocolError> {
+        let Some(line) = reader.next_line()?.map(|l| l.trim().to_string()) else { return Ok(None) };
+        let start = Instant::now();
+        let mut state = followed.clone();
+        let previous = read_move_text::<Self, R>(reader, &line, "the opponent's last action")?;
+        match previous {
+            None if state.hash() == Self::new_game(&mut crate::rng::Rng::new(0)).hash() => {}
+            None => return Err(reader.error(format!("the opponent's last action is {line} after the first turn"))),
+            Some(a) if !state.is_terminal() && state.is_legal(a) => state.apply(a),
+            Some(_) => return Err(reader.error(format!("the opponent's action {line:?} is not legal here"))),
+        }
+        if !state.is_terminal() {
+            read_valid_actions(reader, &state, "validActionCount")?;
+        }
+        Ok(Some(Turn { state, previous, start }))
+    }
 }
 
 /// Reads one move from `text`; `what` names it in the error.

@@ -100,6 +100,33 @@ impl std::ops::Deref for ActionList {
     }
 }
 
+/// The eight symmetries of a square grid of side `n`, as maps of `(row, col)`: 0 the identity,
+/// 1-3 the quarter turns, 4-7 the reflections. Every game on a square grid uses this order.
+pub const fn square_symmetry(sym: usize, row: usize, col: usize, n: usize) -> (usize, usize) {
+    let m = n - 1;
+    match sym {
+        0 => (row, col),
+        1 => (col, m - row),
+        2 => (m - row, m - col),
+        3 => (m - col, row),
+        4 => (row, m - col),
+        5 => (m - row, col),
+        6 => (col, row),
+        _ => (m - col, m - row),
+    }
+}
+
+/// The set bits of `mask`, lowest first: the squares of a bitboard.
+#[inline]
+pub fn set_bits(mask: u64) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        let bit = (rest != 0).then(|| rest.trailing_zeros() as usize);
+        rest &= rest.wrapping_sub(1);
+        bit
+    })
+}
+
 /// Why a piece of action text was not understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseActionError {

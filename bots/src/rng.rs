@@ -10,6 +10,21 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
     (next, z ^ (z >> 31))
 }
 
+/// `N` Zobrist keys, the SplitMix64 sequence from `seed`: each game's table of random keys for
+/// the hash of its positions, built at compile time.
+pub const fn zobrist_keys<const N: usize>(seed: u64) -> [u64; N] {
+    let mut keys = [0u64; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        let (next, out) = splitmix64(state);
+        state = next;
+        keys[i] = out;
+        i += 1;
+    }
+    keys
+}
+
 #[derive(Clone, Debug)]
 pub struct Rng {
     s: [u64; 4],

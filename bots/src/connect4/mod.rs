@@ -14,7 +14,7 @@ pub mod view;
 
 use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
-use crate::rng::{splitmix64, Rng};
+use crate::rng::{zobrist_keys, Rng};
 
 pub const ROWS: usize = 7;
 pub const COLS: usize = 9;
@@ -71,20 +71,8 @@ fn has_four(chips: u128) -> bool {
     false
 }
 
-const NUM_KEYS: usize = 2 * COLS * COL_BITS + CELLS + 2;
 /// Zobrist keys: one per (player, bitboard position), then one per turn index.
-static KEYS: [u64; NUM_KEYS] = {
-    let mut keys = [0u64; NUM_KEYS];
-    let mut state = 0xC0FF_EE00_0000_0004u64;
-    let mut i = 0;
-    while i < NUM_KEYS {
-        let (next, out) = splitmix64(state);
-        state = next;
-        keys[i] = out;
-        i += 1;
-    }
-    keys
-};
+static KEYS: [u64; 2 * COLS * COL_BITS + CELLS + 2] = zobrist_keys(0xC0FF_EE00_0000_0004);
 
 #[inline]
 fn chip_key(player: usize, bit_index: usize) -> u64 {

@@ -19,7 +19,7 @@ pub mod training;
 pub mod view;
 
 use crate::encode::Encode;
-use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
+use crate::game::{square_symmetry, Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
 use crate::rng::{splitmix64, Rng};
 
 pub const SIZE: usize = 4;
@@ -248,10 +248,8 @@ const SYMMETRY_MATRICES: [[i32; 4]; 8] = [
 ];
 
 fn transform_square(sym: usize, square: usize) -> usize {
-    let m = SYMMETRY_MATRICES[sym];
-    let (y, x) = (2 * (square / SIZE) as i32 - 3, 2 * (square % SIZE) as i32 - 3);
-    let (ny, nx) = (m[0] * y + m[1] * x, m[2] * y + m[3] * x);
-    (((ny + 3) / 2) * SIZE as i32 + (nx + 3) / 2) as usize
+    let (row, col) = square_symmetry(sym, square / SIZE, square % SIZE, SIZE);
+    row * SIZE + col
 }
 
 fn transform_direction(sym: usize, direction: Action) -> Action {

@@ -21,7 +21,7 @@ pub mod training;
 pub mod view;
 
 use crate::encode::Encode;
-use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
+use crate::game::{square_symmetry, Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
 use crate::rng::{splitmix64, Rng};
 
 pub const SQUARES: usize = 16;
@@ -255,13 +255,9 @@ impl Qttt {
     }
 }
 
-const SYMMETRY_MATRICES: [[i32; 4]; 8] = [[1, 0, 0, 1], [0, 1, -1, 0], [-1, 0, 0, -1], [0, -1, 1, 0], [1, 0, 0, -1], [-1, 0, 0, 1], [0, 1, 1, 0], [0, -1, -1, 0]];
-
 fn transform_square(sym: usize, square: usize) -> usize {
-    let m = SYMMETRY_MATRICES[sym];
-    let (y, x) = (2 * (square / 4) as i32 - 3, 2 * (square % 4) as i32 - 3);
-    let (ny, nx) = (m[0] * y + m[1] * x, m[2] * y + m[3] * x);
-    (((ny + 3) / 2) * 4 + (nx + 3) / 2) as usize
+    let (row, col) = square_symmetry(sym, square / 4, square % 4, 4);
+    4 * row + col
 }
 
 /// A score difference of this many points is worth utility 1: a lone four-line with a few

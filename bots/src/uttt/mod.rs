@@ -15,10 +15,10 @@ pub mod training;
 pub mod view;
 
 use crate::encode::Encode;
-use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
+use crate::game::{set_bits, square_symmetry, Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
 use crate::mcts::Values;
-use crate::rng::{splitmix64, Rng};
-use crate::rollout::Playout;
+use crate::rng::{zobrist_keys, Rng};
+use crate::rollout::{decisive_playout, Playout};
 
 pub const CELLS: usize = 81;
 /// The 3x3 grid of a small board (and of the big board) as 9-bit masks, bit `3 * row + col`.
@@ -26,65 +26,53 @@ const FULL: u16 = 0x1FF;
 /// `target` when the mover may play in any open board.
 const ANY_BOARD: u8 = 9;
 const NO_WINNER: u8 = 2;
+/// Bit 15 of [`LINE_FACTS`]: the mask holds a line.
+const HAS_LINE: u16 = 1 << 15;
 
-/// The eight lines of a 3x3 grid.
-const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
-
-/// `HAS_LINE[m]`: the 3x3 mask `m` holds a line.
-static HAS_LINE: [bool; 512] = {
-    let mut table = [false; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut k = 0;
-        while k < 8 {
-            if m as u16 & LINES[k] == LINES[k] {
-                table[m] = true;
-            }
-            k += 1;
-        }
-        m += 1;
-    }
-    table
-};
-
-/// `COMPLETING[m]`: the places where one more mark would give the owner of `m` a line
-/// (whether or not they are free).
-static COMPLETING: [u16; 512] = {
+/// For each 3x3 mask `m`: the places where one more mark would give the owner of `m` a line
+/// (whether or not they are free), and [`HAS_LINE`] when `m` holds one already.
+static LINE_FACTS: [u16; 512] = {
+    const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
     let mut table = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut k = 0;
-        while k < 8 {
-            let missing = LINES[k] & !(m as u16);
-            if missing.count_ones() == 1 {
-                table[m] |= missing;
-            }
-            k += 1;
-        }
-        m += 1;
+    let mut i = 0;
+    while i < 512 * 8 {
+        let missing = LINES[i % 8] & !(i as u16 / 8);
+        table[i / 8] |= if missing == 0 { HAS_LINE } else if missing.count_ones() == 1 { missing } else { 0 };
+        i += 1;
     }
     table
 };
+
+#[inline]
+fn has_line(mask: u16) -> bool {
+    LINE_FACTS[mask as usize] & HAS_LINE != 0
+}
+
+#[inline]
+fn completing(mask: u16) -> u16 {
+    LINE_FACTS[mask as usize] & FULL
+}
 
 /// The small board of each cell, and the cell's place (0..9) in it.
-static BOARD_OF: [u8; CELLS] = {
-    let mut t = [0u8; CELLS];
+static BOARD_AND_PLACE: [(u8, u8); CELLS] = {
+    let mut table = [(0u8, 0u8); CELLS];
     let mut cell = 0;
     while cell < CELLS {
-        t[cell] = (3 * (cell / 27) + (cell % 9) / 3) as u8;
+        table[cell] = ((3 * (cell / 27) + cell % 9 / 3) as u8, (3 * (cell / 9 % 3) + cell % 3) as u8);
         cell += 1;
     }
-    t
+    table
 };
-static PLACE_OF: [u8; CELLS] = {
-    let mut t = [0u8; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        t[cell] = (3 * ((cell / 9) % 3) + cell % 3) as u8;
-        cell += 1;
-    }
-    t
-};
+
+#[inline]
+fn board_of(cell: usize) -> usize {
+    BOARD_AND_PLACE[cell].0 as usize
+}
+
+#[inline]
+fn place_of(cell: usize) -> usize {
+    BOARD_AND_PLACE[cell].1 as usize
+}
 
 /// The cell at `place` of small board `board`.
 #[inline]
@@ -92,53 +80,8 @@ pub fn cell_at(board: usize, place: usize) -> usize {
     9 * (3 * (board / 3) + place / 3) + 3 * (board % 3) + place % 3
 }
 
-/// The eight symmetries of the square on a grid of side `n`, as maps of `(row, col)`: 0 the
-/// identity, 1-3 rotations, 4-7 reflections.
-const fn transform(sym: usize, row: usize, col: usize, n: usize) -> (usize, usize) {
-    let m = n - 1;
-    match sym {
-        0 => (row, col),
-        1 => (col, m - row),
-        2 => (m - row, m - col),
-        3 => (m - col, row),
-        4 => (row, m - col),
-        5 => (m - row, col),
-        6 => (col, row),
-        _ => (m - col, m - row),
-    }
-}
-
-/// Each symmetry acting on the 81 cells. A cell's small board and its place in it turn
-/// together: `8 - (3b + p) = 3(2 - b) + (2 - p)`.
-static CELL_MAP: [[u8; CELLS]; 8] = {
-    let mut t = [[0u8; CELLS]; 8];
-    let mut sym = 0;
-    while sym < 8 {
-        let mut cell = 0;
-        while cell < CELLS {
-            let (r, c) = transform(sym, cell / 9, cell % 9, 9);
-            t[sym][cell] = (9 * r + c) as u8;
-            cell += 1;
-        }
-        sym += 1;
-    }
-    t
-};
-
 /// Zobrist keys: a mark of each player on each cell, then the target board (or any).
-const NUM_KEYS: usize = 2 * CELLS + 10;
-static KEYS: [u64; NUM_KEYS] = {
-    let mut keys = [0u64; NUM_KEYS];
-    let mut state = 0x0051_7AC7_0E00_0009u64;
-    let mut i = 0;
-    while i < NUM_KEYS {
-        let (next, out) = splitmix64(state);
-        state = next;
-        keys[i] = out;
-        i += 1;
-    }
-    keys
-};
+static KEYS: [u64; 2 * CELLS + 10] = zobrist_keys(0x0051_7AC7_0E00_0009);
 
 #[inline]
 fn mark_key(player: usize, cell: usize) -> u64 {
@@ -184,7 +127,7 @@ impl Uttt {
 
     /// Who has the mark on `cell`.
     pub fn cell(&self, cell: usize) -> Option<Player> {
-        let (board, bit) = (BOARD_OF[cell] as usize, 1 << PLACE_OF[cell]);
+        let (board, bit) = (board_of(cell), 1 << place_of(cell));
         (0..NUM_PLAYERS).find(|&p| self.marks[p][board] & bit != 0)
     }
 
@@ -229,7 +172,7 @@ impl Uttt {
         let mut out = [0u16; 9];
         for (board, o) in out.iter_mut().enumerate() {
             if closed >> board & 1 == 0 {
-                *o = COMPLETING[self.marks[player][board] as usize] & self.free(board);
+                *o = completing(self.marks[player][board]) & self.free(board);
             }
         }
         out
@@ -237,41 +180,19 @@ impl Uttt {
 
     /// The open boards whose win would give `player` three in a line on the big board.
     pub fn game_winning_boards(&self, player: Player) -> u16 {
-        COMPLETING[self.won[player] as usize] & !self.closed_boards() & FULL
+        completing(self.won[player]) & !self.closed_boards() & FULL
     }
 
     /// A legal action that wins the game at once for the mover, if there is one.
     pub fn winning_action(&self) -> Option<Action> {
         let me = self.to_move();
-        let boards = self.game_winning_boards(me) & self.playable_boards();
-        let mut rest = boards;
-        while rest != 0 {
-            let board = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let cells = COMPLETING[self.marks[me][board] as usize] & self.free(board);
+        for board in set_bits((self.game_winning_boards(me) & self.playable_boards()) as u64) {
+            let cells = completing(self.marks[me][board]) & self.free(board);
             if cells != 0 {
                 return Some(cell_at(board, cells.trailing_zeros() as usize) as Action);
             }
         }
         None
-    }
-
-    /// The end of a playout from here in which each side takes a move that wins the game
-    /// whenever it has one, and a uniformly random legal move otherwise ("decisive moves",
-    /// F. Teytaud and O. Teytaud, IEEE CIG 2010).
-    pub fn decisive_playout(&self, rng: &mut Rng, list: &mut ActionList) -> Uttt {
-        let mut s = self.clone();
-        while !s.is_terminal() {
-            let action = match s.winning_action() {
-                Some(a) => a,
-                None => {
-                    s.legal_actions(list);
-                    list[rng.below(list.len())]
-                }
-            };
-            s.apply(action);
-        }
-        s
     }
 
     /// The key of the position, from scratch (tests check the incremental one against it).
@@ -283,35 +204,6 @@ impl Uttt {
             }
         }
         h
-    }
-
-    /// The position with these marks (`cells[c]` the owner of cell `c`) and target, with the
-    /// won and full boards and the winner worked out. The caller keeps the marks reachable.
-    fn from_marks(cells: &[Option<Player>; CELLS], target: u8) -> Self {
-        let mut s = Uttt { target, ..Uttt::default() };
-        for (cell, owner) in cells.iter().enumerate() {
-            if let Some(p) = *owner {
-                s.marks[p][BOARD_OF[cell] as usize] |= 1 << PLACE_OF[cell];
-                s.plies += 1;
-            }
-        }
-        for board in 0..9 {
-            for p in 0..NUM_PLAYERS {
-                if HAS_LINE[s.marks[p][board] as usize] {
-                    s.won[p] |= 1 << board;
-                }
-            }
-            if s.free(board) == 0 && (s.won[0] | s.won[1]) >> board & 1 == 0 {
-                s.drawn |= 1 << board;
-            }
-        }
-        for p in 0..NUM_PLAYERS {
-            if HAS_LINE[s.won[p] as usize] {
-                s.winner = p as u8;
-            }
-        }
-        s.hash = s.hash_from_scratch();
-        s
     }
 }
 
@@ -334,33 +226,28 @@ impl Game for Uttt {
         if self.is_terminal() {
             return;
         }
-        let mut boards = self.playable_boards();
-        while boards != 0 {
-            let board = boards.trailing_zeros() as usize;
-            boards &= boards - 1;
-            let mut free = self.free(board);
-            while free != 0 {
-                out.push(cell_at(board, free.trailing_zeros() as usize) as Action);
-                free &= free - 1;
+        for board in set_bits(self.playable_boards() as u64) {
+            for place in set_bits(self.free(board) as u64) {
+                out.push(cell_at(board, place) as Action);
             }
         }
     }
 
     fn is_legal(&self, action: Action) -> bool {
         let cell = action as usize;
-        cell < CELLS && !self.is_terminal() && self.playable_boards() >> BOARD_OF[cell] & 1 != 0 && self.free(BOARD_OF[cell] as usize) >> PLACE_OF[cell] & 1 != 0
+        cell < CELLS && !self.is_terminal() && self.playable_boards() >> board_of(cell) & 1 != 0 && self.free(board_of(cell)) >> place_of(cell) & 1 != 0
     }
 
     fn apply(&mut self, action: Action) {
         debug_assert!(self.is_legal(action));
         let cell = action as usize;
-        let (board, place) = (BOARD_OF[cell] as usize, PLACE_OF[cell] as usize);
+        let (board, place) = (board_of(cell), place_of(cell));
         let me = self.to_move();
         self.marks[me][board] |= 1 << place;
         self.hash ^= mark_key(me, cell);
-        if HAS_LINE[self.marks[me][board] as usize] {
+        if has_line(self.marks[me][board]) {
             self.won[me] |= 1 << board;
-            if HAS_LINE[self.won[me] as usize] {
+            if has_line(self.won[me]) {
                 self.winner = me as u8;
             }
         } else if self.free(board) == 0 {
@@ -378,58 +265,40 @@ impl Game for Uttt {
 
     /// 1 to the winner and 0 to the loser, 1/2 each for a draw.
     fn scores(&self) -> [f32; NUM_PLAYERS] {
-        let winner = match self.line_winner() {
-            Some(p) => Some(p),
-            None => match self.won[0].count_ones().cmp(&self.won[1].count_ones()) {
-                std::cmp::Ordering::Greater => Some(0),
-                std::cmp::Ordering::Less => Some(1),
-                std::cmp::Ordering::Equal => None,
-            },
-        };
-        match winner {
-            Some(p) => {
-                let mut s = [0.0; NUM_PLAYERS];
-                s[p] = 1.0;
-                s
-            }
+        let boards = [self.won[0].count_ones(), self.won[1].count_ones()];
+        match self.line_winner().or((boards[0] != boards[1]).then(|| (boards[1] > boards[0]) as Player)) {
+            Some(p) => std::array::from_fn(|seat| (seat == p) as u8 as f32),
             None => [0.5; NUM_PLAYERS],
         }
     }
 
     fn utilities(&self) -> [f32; NUM_PLAYERS] {
-        let s = self.scores();
-        [2.0 * s[0] - 1.0, 2.0 * s[1] - 1.0]
+        self.scores().map(|s| 2.0 * s - 1.0)
     }
 
     fn hash(&self) -> u64 {
         self.hash
     }
 
+    /// Every 3x3 mask (a small board's marks, the boards won, the target) turns with the
+    /// same symmetry of the 3x3 grid: a cell's small board and its place in it turn together
+    /// (`8 - (3b + p) = 3(2 - b) + (2 - p)`).
     fn symmetric(&self, sym: usize) -> Self {
-        let mut cells = [None; CELLS];
-        for (cell, owner) in cells.iter_mut().enumerate() {
-            *owner = self.cell(cell);
+        let turn = |mask: u16| (0..9).filter(|p| mask >> p & 1 != 0).map(|p| square_symmetry(sym, p / 3, p % 3, 3)).fold(0u16, |m, (r, c)| m | 1 << (3 * r + c));
+        let mut s = Uttt { won: self.won.map(turn), drawn: turn(self.drawn), ..self.clone() };
+        if self.target != ANY_BOARD {
+            s.target = turn(1 << self.target).trailing_zeros() as u8;
         }
-        let mut turned = [None; CELLS];
-        for cell in 0..CELLS {
-            turned[CELL_MAP[sym][cell] as usize] = cells[cell];
+        for (p, board) in (0..NUM_PLAYERS).flat_map(|p| (0..9).map(move |b| (p, b))) {
+            s.marks[p][turn(1 << board).trailing_zeros() as usize] = turn(self.marks[p][board]);
         }
-        let target = match self.target {
-            ANY_BOARD => ANY_BOARD,
-            b => {
-                let (r, c) = transform(sym, b as usize / 3, b as usize % 3, 3);
-                (3 * r + c) as u8
-            }
-        };
-        let mut s = Uttt::from_marks(&turned, target);
-        // The order of the marks is lost, not who moves: the marks' count tells it.
-        debug_assert_eq!(s.plies, self.plies);
-        s.winner = self.winner;
+        s.hash = s.hash_from_scratch();
         s
     }
 
     fn map_action(sym: usize, action: Action) -> Action {
-        CELL_MAP[sym][action as usize] as Action
+        let (r, c) = square_symmetry(sym, action as usize / 9, action as usize % 9, 9);
+        (9 * r + c) as Action
     }
 
     fn format_action(action: Action) -> String {
@@ -445,11 +314,10 @@ impl Game for Uttt {
     }
 }
 
-/// Decisive playouts, for a value mixed from the net's and a playout's
-/// ([`crate::rollout::MixedEvaluator`]).
+/// Decisive playouts: the classic bot's value, and the playout mixed into the net bot's.
 impl Playout for Uttt {
     fn playout_utilities(&self, rng: &mut Rng) -> Values {
-        self.decisive_playout(rng, &mut ActionList::new()).utilities()
+        decisive_playout(self.clone(), rng, Uttt::winning_action).utilities()
     }
 }
 
@@ -479,10 +347,7 @@ impl Encode for Uttt {
                 wins[1][board],
             ];
             for (plane, &mask) in bits.iter().enumerate() {
-                let mut rest = mask;
-                while rest != 0 {
-                    let place = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
+                for place in set_bits(mask as u64) {
                     out[plane * CELLS + cell_at(board, place)] = 1.0;
                 }
             }
@@ -528,7 +393,36 @@ mod tests {
         for &(board, place, player) in marks {
             cells[cell_at(board, place)] = Some(player);
         }
-        Uttt::from_marks(&cells, target)
+        from_marks(&cells, target)
+    }
+
+    /// The position with these marks (`cells[c]` the owner of cell `c`) and target, with the
+    /// won and full boards and the winner worked out. The caller keeps the marks reachable.
+    fn from_marks(cells: &[Option<Player>; CELLS], target: u8) -> Uttt {
+        let mut s = Uttt { target, ..Uttt::default() };
+        for (cell, owner) in cells.iter().enumerate() {
+            if let Some(p) = *owner {
+                s.marks[p][board_of(cell)] |= 1 << place_of(cell);
+                s.plies += 1;
+            }
+        }
+        for board in 0..9 {
+            for p in 0..NUM_PLAYERS {
+                if has_line(s.marks[p][board]) {
+                    s.won[p] |= 1 << board;
+                }
+            }
+            if s.free(board) == 0 && (s.won[0] | s.won[1]) >> board & 1 == 0 {
+                s.drawn |= 1 << board;
+            }
+        }
+        for p in 0..NUM_PLAYERS {
+            if has_line(s.won[p]) {
+                s.winner = p as u8;
+            }
+        }
+        s.hash = s.hash_from_scratch();
+        s
     }
 
     #[test]
@@ -545,9 +439,9 @@ mod tests {
         assert_eq!(s.target_board(), None);
         let mut list = ActionList::new();
         s.legal_actions(&mut list);
-        let free_open = (0..CELLS).filter(|&c| BOARD_OF[c] != 0 && s.cell(c).is_none()).count();
+        let free_open = (0..CELLS).filter(|&c| board_of(c) != 0 && s.cell(c).is_none()).count();
         assert_eq!(list.len(), free_open);
-        assert!(list.iter().all(|&a| BOARD_OF[a as usize] != 0));
+        assert!(list.iter().all(|&a| board_of(a as usize) != 0));
     }
 
     #[test]
@@ -561,7 +455,7 @@ mod tests {
         // No line: X won boards 0 and 8, O board 4, the six others are full without a line.
         // The player with more boards wins.
         let drawn_x: u16 = 0o615; // X O X / X O O / O X X
-        assert!(!HAS_LINE[drawn_x as usize] && !HAS_LINE[(FULL & !drawn_x) as usize]);
+        assert!(!has_line(drawn_x) && !has_line(FULL & !drawn_x));
         let mut marks = Vec::new();
         for (board, player) in [(0, 0), (8, 0), (4, 1)] {
             marks.extend((0..3).map(|place| (board, place, player)));
@@ -606,12 +500,12 @@ mod tests {
         for sym in 0..8 {
             let t = s.symmetric(sym);
             for cell in 0..CELLS {
-                assert_eq!(t.cell(CELL_MAP[sym][cell] as usize), s.cell(cell));
+                assert_eq!(t.cell(Uttt::map_action(sym, cell as Action) as usize), s.cell(cell));
             }
             let target = t.target_board().unwrap();
             // The target is the place of the last mark, turned.
             let last = Uttt::map_action(sym, Uttt::parse_action("37").unwrap()) as usize;
-            assert_eq!(target, PLACE_OF[last] as usize, "sym {sym}");
+            assert_eq!(target, place_of(last), "sym {sym}");
         }
     }
 

@@ -1,22 +1,21 @@
-//! CodinGame's Ultimate Tic-Tac-Toe protocol, player side ([`crate::codingame`]). No opening
-//! lines. Every turn: `opponentRow opponentCol` (`-1 -1` on the first player's first turn),
-//! `validActionCount`, and that many `row col` lines in any order (CodinGame shuffles them); we
-//! answer one line, `row col`. We follow the game from the moves; the valid actions must agree.
+//! CodinGame's Ultimate Tic-Tac-Toe protocol, player side: CodinGame's usual turn
+//! ([`crate::codingame`]). No opening lines. Every turn: `opponentRow opponentCol` (`-1 -1` on
+//! the first player's first turn), `validActionCount`, and that many `row col` lines in any
+//! order (CodinGame shuffles them); we answer one line, `row col`.
 
 use super::Uttt;
 use crate::agent::{Agent, SearchAgent};
 use crate::bot::{Contest, Platform};
-use crate::codingame::{read_move_text, read_valid_actions, CodinGame, Turn};
-use crate::game::{Action, Game};
+use crate::codingame::CodinGame;
+use crate::game::Action;
 use crate::mcts::MctsConfig;
 use crate::net_eval::NetEvaluator;
 use crate::nn::Mlp;
-use crate::protocol::{LineReader, ProtocolError};
+use crate::protocol::ProtocolError;
 use crate::rollout::MixedEvaluator;
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The weight of a decisive playout's result in the net bot's value, beside the net's (0: the
 /// net alone). Judged on the clock: BENCHMARKS.md, Ultimate tic-tac-toe.
@@ -26,12 +25,8 @@ impl Contest for Uttt {
     const PLATFORM: Platform = Platform::CodinGame;
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
-        if ROLLOUT_WEIGHT > 0.0 {
-            let evaluator = MixedEvaluator::new(NetEvaluator::new(net), crate::rollout::playout_seed(playouts), ROLLOUT_WEIGHT);
-            Box::new(SearchAgent::new(Uttt::new(), config, evaluator, playouts))
-        } else {
-            Box::new(SearchAgent::new(Uttt::new(), config, NetEvaluator::new(net), playouts))
-        }
+        let evaluator = MixedEvaluator::new(NetEvaluator::new(net), crate::rollout::playout_seed(playouts), ROLLOUT_WEIGHT);
+        Box::new(SearchAgent::new(Uttt::new(), config, evaluator, playouts))
     }
 
     fn clock(time_scale: f64) -> Clock {
@@ -57,29 +52,12 @@ impl CodinGame for Uttt {
             _ => Err("row and column 0..8".into()),
         }
     }
-
-    fn read_turn<R: BufRead>(reader: &mut LineReader<R>, followed: &Self) -> Result<Option<Turn<Self>>, ProtocolError> {
-        let Some(line) = reader.next_line()?.map(|l| l.trim().to_string()) else { return Ok(None) };
-        let start = Instant::now();
-        let mut state = followed.clone();
-        let previous = read_move_text::<Self, R>(reader, &line, "the opponent's last action")?;
-        match previous {
-            None if state.plies() == 0 => {}
-            None => return Err(reader.error("the opponent's action is -1 -1 after the first turn")),
-            Some(a) if !state.is_terminal() && state.is_legal(a) => state.apply(a),
-            Some(_) => return Err(reader.error(format!("the opponent's action {line:?} is not legal here"))),
-        }
-        if state.is_terminal() {
-            return Err(reader.error(format!("it is not our turn: the game is over after {} marks", state.plies())));
-        }
-        read_valid_actions(reader, &state, "validActionCount")?;
-        Ok(Some(Turn { state, previous, start }))
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::tools::run_protocol_on;
 
     fn all_cells() -> String {

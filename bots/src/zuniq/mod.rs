@@ -16,7 +16,7 @@ pub mod training;
 pub mod view;
 
 use crate::encode::Encode;
-use crate::game::{Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
+use crate::game::{square_symmetry, Action, ActionList, Game, ParseActionError, Player, NUM_PLAYERS};
 use crate::rng::{splitmix64, Rng};
 use std::cell::Cell;
 
@@ -521,20 +521,6 @@ impl Zuniq {
     }
 }
 
-fn transform_dot(sym: usize, row: usize, col: usize) -> (usize, usize) {
-    let n = DOTS - 1;
-    match sym {
-        0 => (row, col),
-        1 => (col, n - row),
-        2 => (n - row, n - col),
-        3 => (n - col, row),
-        4 => (row, n - col),
-        5 => (n - row, col),
-        6 => (col, row),
-        _ => (n - col, n - row),
-    }
-}
-
 /// The segment joining two adjacent dots.
 fn segment_between(a: (usize, usize), b: (usize, usize)) -> usize {
     let ((r0, c0), (r1, c1)) = if a <= b { (a, b) } else { (b, a) };
@@ -650,7 +636,7 @@ impl Game for Zuniq {
 
     fn map_action(sym: usize, action: Action) -> Action {
         let (a, b) = segment_dots(action as usize);
-        segment_between(transform_dot(sym, a.0, a.1), transform_dot(sym, b.0, b.1)) as Action
+        segment_between(square_symmetry(sym, a.0, a.1, DOTS), square_symmetry(sym, b.0, b.1, DOTS)) as Action
     }
 
     fn format_action(action: Action) -> String {
