@@ -49,6 +49,9 @@ pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, de
 /// the net alone judges Zuniq positions no better than random playouts do (docs/lab/zuniq.md,
 /// The iteration-98 net, its endgame solver, through the judge).
 pub const ROLLOUT_WEIGHT: f32 = 0.5;
+/// The playout is mixed in only where the net's value lies within `(-ROLLOUT_UNSURE,
+/// ROLLOUT_UNSURE)`; a net surer than that stands alone. Infinite: every leaf is played out.
+pub const ROLLOUT_UNSURE: f32 = f32::INFINITY;
 
 impl Contest for Zuniq {
     const PLATFORM: Platform = Platform::CodeCup;
@@ -68,7 +71,7 @@ impl Contest for Zuniq {
     }
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
-        let evaluator = MixedEvaluator::new(NetEvaluator::new(net), crate::rollout::playout_seed(playouts), ROLLOUT_WEIGHT);
+        let evaluator = MixedEvaluator::new(NetEvaluator::new(net), crate::rollout::playout_seed(playouts), ROLLOUT_WEIGHT).unsure_below(ROLLOUT_UNSURE);
         let search = SearchAgent::new(Zuniq::new(), config, evaluator, playouts);
         Box::new(EndgameAgent::new(search, SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PACE))
     }
