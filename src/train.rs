@@ -74,7 +74,13 @@ impl TrainObserver for Printer {
     fn planned(&mut self, plan: &RunPlan) {
         let length = if plan.iterations == 0 { "until stopped".to_string() } else { format!("{} iterations in all, {} done", plan.iterations, plan.done) };
         let schedule = if plan.follows_plan { "learning rate and replay window follow the plan" } else { "learning rate decays by optimiser steps" };
-        eprintln!("plan: {length}; replay window {} positions; self-play search {}/{} playouts (full/fast); {schedule}", plan.replay_window, plan.full_playouts, plan.fast_playouts);
+        let growth = if plan.follows_plan && plan.playouts_growth > 1.0 && plan.iterations > 0 {
+            let (full, fast) = plan.playouts_at(plan.iterations);
+            format!(", growing to {full}/{fast} by the plan's end")
+        } else {
+            String::new()
+        };
+        eprintln!("plan: {length}; replay window {} positions; self-play search {}/{} playouts (full/fast){growth}; {schedule}", plan.replay_window, plan.full_playouts, plan.fast_playouts);
         self.plan = Some((plan.clone(), std::time::Instant::now()));
     }
 
@@ -105,7 +111,10 @@ impl TrainObserver for Printer {
             }
         }
         let window = if m.replay_capacity > 0 { format!("/{}", m.replay_capacity) } else { String::new() };
-        let search = self.plan.as_ref().map_or(String::new(), |(p, _)| format!(", search {}/{}", p.full_playouts, p.fast_playouts));
+        let search = self.plan.as_ref().map_or(String::new(), |(p, _)| {
+            let (full, fast) = p.playouts_at(m.iteration);
+            format!(", search {full}/{fast}")
+        });
         eprintln!(
             "iter {}: {} games ({:.1}/s, {:.0} evals/s), {} samples, replay {}{window}, {} steps, lr {:.1e}{search}, loss policy {:.3} value {:.3}{eval}",
             self.standing(m.iteration),

@@ -83,7 +83,9 @@ fn a_run_that_follows_its_plan_decays_over_it_and_grows_its_window() {
     let run_dir = dir.join("run");
     let config = dir.join("plan.toml");
     // 3e-3 down to 3.75e-4 is three halvings: over a plan of 4 iterations, one an iteration.
-    std::fs::write(&config, TINY.replace("warmup_steps = 10", "warmup_steps = 1\nfollow_plan = true\nreplay_window = 1000\nmin_learning_rate = 3.75e-4")).unwrap();
+    let plan = TINY.replace("warmup_steps = 10", "warmup_steps = 1\nfollow_plan = true\nreplay_window = 1000\nmin_learning_rate = 3.75e-4");
+    // The search deepens too: 24/6 playouts at the first iteration, three times that at the last.
+    std::fs::write(&config, plan.replace("fast_playouts = 6", "fast_playouts = 6\nplayouts_growth = 3.0")).unwrap();
     let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "4"], "");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -91,6 +93,12 @@ fn a_run_that_follows_its_plan_decays_over_it_and_grows_its_window() {
     let m = metrics(&run_dir);
     let rates: Vec<f64> = m.iter().map(|x| x["learning_rate"].as_f64().unwrap()).collect();
     assert_eq!(rates, [3e-3, 1.5e-3, 7.5e-4, 3.75e-4]);
+    assert!(stderr.contains("self-play search 24/6 playouts (full/fast), growing to 72/18 by the plan's end"), "{stderr}");
+    for search in ["search 24/6,", "search 40/10,", "search 56/14,", "search 72/18,"] {
+        assert!(stderr.contains(search), "{search}: {stderr}");
+    }
+    let evals = |x: &serde_json::Value| x["net_evals_per_second"].as_f64().unwrap() * x["selfplay_seconds"].as_f64().unwrap();
+    assert!(evals(&m[3]) > 2.0 * evals(&m[0]), "the last iteration's games searched {} leaves, the first's {}", evals(&m[3]), evals(&m[0]));
     // The window holds 1,000 positions until the run has seen more, then grows.
     let mut seen = 0;
     for x in &m {

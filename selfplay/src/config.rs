@@ -78,6 +78,10 @@ pub struct SelfPlaySection {
     pub uct_share: f32,
     /// The UCT opponent's playouts per move.
     pub uct_playouts: u64,
+    /// Self-play's search deepens as the net improves: with `training.follow_plan` its
+    /// playouts (full and fast) grow in proportion from `full_playouts`/`fast_playouts` at the
+    /// first iteration to this many times them at the plan's last (1: constant).
+    pub playouts_growth: f32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -199,6 +203,7 @@ impl Default for SelfPlaySection {
             teacher_playouts: 4000,
             uct_share: 0.0,
             uct_playouts: 4000,
+            playouts_growth: 1.0,
         }
     }
 }
@@ -268,7 +273,8 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), String> {
         let s = &self.selfplay;
         let t = &self.training;
-        let checks: [(bool, &str); 17] = [
+        let checks: [(bool, &str); 18] = [
+            ((1.0..=16.0).contains(&s.playouts_growth), "selfplay.playouts_growth must be in [1, 16]"),
             (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
             (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
             (s.games_in_flight >= 1, "selfplay.games_in_flight must be at least 1"),
@@ -296,12 +302,16 @@ impl TrainConfig {
         }
     }
 
-    pub fn selfplay_settings(&self) -> SelfPlaySettings {
+    /// Self-play's settings for the games of `iteration` (1-based): the search deepens over
+    /// the plan with `selfplay.playouts_growth` (`training.follow_plan`, `iterations` planned).
+    pub fn selfplay_settings(&self, iteration: u64) -> SelfPlaySettings {
         let s = &self.selfplay;
+        let growth = if self.training.follow_plan { crate::schedule::playouts_scale(s.playouts_growth, iteration, self.iterations) } else { 1.0 };
+        let grown = |playouts: u32| (playouts as f64 * growth).round() as u32;
         SelfPlaySettings {
             games_in_flight: s.games_in_flight,
-            full_playouts: s.full_playouts,
-            fast_playouts: s.fast_playouts,
+            full_playouts: grown(s.full_playouts),
+            fast_playouts: grown(s.fast_playouts),
             full_search_prob: s.full_search_prob,
             opening_sample_moves: s.opening_sample_moves,
             gumbel: GumbelParams { considered: s.gumbel_considered, c_visit: s.c_visit, c_scale: s.c_scale },
@@ -453,7 +463,7 @@ mod tests {
     fn opponent_shares_sum_to_at_most_one() {
         let base = TrainConfig::default();
         let ok = TrainConfig::from_toml("[selfplay]\nuct_share = 0.5\nclassic_share = 0.2\nleague_share = 0.3\n", &base).unwrap();
-        assert_eq!((ok.selfplay_settings().uct_share, ok.selfplay_settings().uct_playouts), (0.5, 4000));
+        assert_eq!((ok.selfplay_settings(1).uct_share, ok.selfplay_settings(1).uct_playouts), (0.5, 4000));
         for bad in ["uct_share = 0.6\nleague_share = 0.5", "uct_share = -0.1", "uct_playouts = 0"] {
             let err = TrainConfig::from_toml(&format!("[selfplay]\n{bad}\n"), &base).unwrap_err();
             assert!(err.contains("uct_"), "{bad}: {err}");

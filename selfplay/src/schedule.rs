@@ -47,6 +47,18 @@ pub fn learning_rate(t: &TrainingSection, iteration: u64, planned: u64) -> f64 {
     (t.learning_rate * t.decay_factor.powi(decays.min(steps) as i32)).max(t.min_learning_rate.min(t.learning_rate))
 }
 
+/// How many times its configured playouts self-play searches at `iteration` (1-based) of a
+/// run planned for `planned` iterations: from 1 at the first iteration up to `growth` at the
+/// last, in proportion (KataGo's self-play also searches more as its run goes on); 1 without a
+/// plan, and `growth` past its end.
+pub fn playouts_scale(growth: f32, iteration: u64, planned: u64) -> f64 {
+    if planned < 2 {
+        return 1.0;
+    }
+    let done = iteration.saturating_sub(1).min(planned - 1) as f64 / (planned - 1) as f64;
+    1.0 + (growth as f64 - 1.0) * done
+}
+
 /// Positions the replay window holds once the run has seen `samples` positions in all.
 pub fn replay_window(t: &TrainingSection, samples: u64) -> usize {
     let base = t.replay_window as f64;
@@ -110,5 +122,15 @@ mod tests {
         let sizes: Vec<usize> = (0..100).map(|k| replay_window(&t, k * 500_000)).collect();
         assert!(sizes.windows(2).all(|w| w[1] >= w[0]));
         assert_eq!(replay_window(&t, u64::MAX / 2), 800_000);
+    }
+
+    #[test]
+    fn self_play_deepens_in_proportion_over_the_plan() {
+        assert_eq!(playouts_scale(3.0, 1, 101), 1.0);
+        assert_eq!(playouts_scale(3.0, 51, 101), 2.0);
+        assert_eq!(playouts_scale(3.0, 101, 101), 3.0);
+        assert_eq!(playouts_scale(3.0, 500, 101), 3.0, "past the plan's end");
+        assert_eq!(playouts_scale(3.0, 40, 0), 1.0, "no plan: constant");
+        assert_eq!(playouts_scale(1.0, 60, 101), 1.0);
     }
 }

@@ -285,6 +285,17 @@ pub struct RunPlan {
     pub fast_playouts: u32,
     /// The learning rate and the window follow the plan (`training.follow_plan`).
     pub follows_plan: bool,
+    /// The self-play playouts grow to this many times the configured ones over the plan
+    /// (`selfplay.playouts_growth`, with `follows_plan`).
+    pub playouts_growth: f32,
+}
+
+impl RunPlan {
+    /// Self-play's playouts (full, fast) at `iteration`.
+    pub fn playouts_at(&self, iteration: u64) -> (u32, u32) {
+        let scale = if self.follows_plan { crate::schedule::playouts_scale(self.playouts_growth, iteration, self.iterations) } else { 1.0 };
+        ((self.full_playouts as f64 * scale).round() as u32, (self.fast_playouts as f64 * scale).round() as u32)
+    }
 }
 
 /// Receives progress as the loop runs (the CLI prints it; tests stay quiet).
@@ -464,6 +475,7 @@ pub fn train_with<G: Training>(
         full_playouts: config.selfplay.full_playouts,
         fast_playouts: config.selfplay.fast_playouts,
         follows_plan: config.training.follow_plan,
+        playouts_growth: config.selfplay.playouts_growth,
     });
     // The window's size once the run has seen `samples` positions (it grows when the schedule
     // follows the plan).
@@ -523,7 +535,6 @@ pub fn train_with<G: Training>(
         eprintln!("run {} on redis {}: net {} published; waiting for games", remote.map_or("", |r| r.run.as_str()), link.url(), state.iteration);
     }
     let mut seen = state.remote_seen.clone();
-    let settings = config.selfplay_settings();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.selfplay.threads)
         .build()
@@ -541,6 +552,7 @@ pub fn train_with<G: Training>(
             trainer.optim_config.decay_every = 0;
             replay.set_capacity(window_at(state.samples));
         }
+        let settings = config.selfplay_settings(iteration);
         let show = observer.show_progress() && !config.training.overlap;
         let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
         let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
