@@ -302,16 +302,13 @@ impl TrainConfig {
         }
     }
 
-    /// Self-play's settings for the games of `iteration` (1-based): the search deepens over
-    /// the plan with `selfplay.playouts_growth` (`training.follow_plan`, `iterations` planned).
-    pub fn selfplay_settings(&self, iteration: u64) -> SelfPlaySettings {
+    /// Self-play's settings as configured (`schedule::selfplay_settings` gives an iteration's).
+    pub fn selfplay_settings(&self) -> SelfPlaySettings {
         let s = &self.selfplay;
-        let growth = if self.training.follow_plan { crate::schedule::playouts_scale(s.playouts_growth, iteration, self.iterations) } else { 1.0 };
-        let grown = |playouts: u32| (playouts as f64 * growth).round() as u32;
         SelfPlaySettings {
             games_in_flight: s.games_in_flight,
-            full_playouts: grown(s.full_playouts),
-            fast_playouts: grown(s.fast_playouts),
+            full_playouts: s.full_playouts,
+            fast_playouts: s.fast_playouts,
             full_search_prob: s.full_search_prob,
             opening_sample_moves: s.opening_sample_moves,
             gumbel: GumbelParams { considered: s.gumbel_considered, c_visit: s.c_visit, c_scale: s.c_scale },
@@ -463,7 +460,7 @@ mod tests {
     fn opponent_shares_sum_to_at_most_one() {
         let base = TrainConfig::default();
         let ok = TrainConfig::from_toml("[selfplay]\nuct_share = 0.5\nclassic_share = 0.2\nleague_share = 0.3\n", &base).unwrap();
-        assert_eq!((ok.selfplay_settings(1).uct_share, ok.selfplay_settings(1).uct_playouts), (0.5, 4000));
+        assert_eq!((ok.selfplay_settings().uct_share, ok.selfplay_settings().uct_playouts), (0.5, 4000));
         for bad in ["uct_share = 0.6\nleague_share = 0.5", "uct_share = -0.1", "uct_playouts = 0"] {
             let err = TrainConfig::from_toml(&format!("[selfplay]\n{bad}\n"), &base).unwrap_err();
             assert!(err.contains("uct_"), "{bad}: {err}");

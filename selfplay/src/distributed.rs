@@ -437,7 +437,7 @@ fn play_batches<G: Training>(url: &str, run: &str, threads: usize, stop: &Atomic
         }
         let c = current.as_ref().expect("set above");
         // The net's version is the iteration it starts: its games are that iteration's.
-        let settings = c.config.selfplay_settings(c.version + 1);
+        let settings = crate::schedule::selfplay_settings(&c.config, c.version + 1);
         let games = settings.games_in_flight * pool.current_num_threads();
         let seed = now_ms() ^ (summary.batches << 40) ^ std::process::id() as u64;
         let (records, stats): (Vec<GameRecord>, SelfPlayStats) = pool.install(|| generate::<G>(&c.net, &c.league, &settings, games, seed, &|| {}));

@@ -10,7 +10,7 @@
 //!   Self-Play Learning in Go", 2019: `c (1 + beta ((n / c)^alpha - 1) / alpha)` with
 //!   alpha = 0.75, beta = 0.4), from `replay_window` up to [`MAX_WINDOW_GROWTH`] times it.
 
-use crate::config::TrainingSection;
+use crate::config::{SelfPlaySettings, TrainConfig, TrainingSection};
 
 /// The share of the plan after which the learning rate stays at its floor: 3/4 (a ratio of
 /// integers, so that the decays fall on exact iterations).
@@ -57,6 +57,18 @@ pub fn playouts_scale(growth: f32, iteration: u64, planned: u64) -> f64 {
     }
     let done = iteration.saturating_sub(1).min(planned - 1) as f64 / (planned - 1) as f64;
     1.0 + (growth as f64 - 1.0) * done
+}
+
+/// Self-play's settings for the games of `iteration` (1-based): with `training.follow_plan`
+/// the search deepens over the plan by `selfplay.playouts_growth`.
+pub fn selfplay_settings(config: &TrainConfig, iteration: u64) -> SelfPlaySettings {
+    let mut settings = config.selfplay_settings();
+    if config.training.follow_plan {
+        let scale = playouts_scale(config.selfplay.playouts_growth, iteration, config.iterations);
+        settings.full_playouts = (settings.full_playouts as f64 * scale).round() as u32;
+        settings.fast_playouts = (settings.fast_playouts as f64 * scale).round() as u32;
+    }
+    settings
 }
 
 /// Positions the replay window holds once the run has seen `samples` positions in all.

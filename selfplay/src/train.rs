@@ -552,7 +552,7 @@ pub fn train_with<G: Training>(
             trainer.optim_config.decay_every = 0;
             replay.set_capacity(window_at(state.samples));
         }
-        let settings = config.selfplay_settings(iteration);
+        let settings = crate::schedule::selfplay_settings(&config, iteration);
         let show = observer.show_progress() && !config.training.overlap;
         let bar = progress_bar(observer.show_progress(), config.selfplay.games_per_iteration as u64, &format!("iter {iteration} self-play"));
         let seed = config.seed.wrapping_mul(1_000_000_007).wrapping_add(iteration);
