@@ -1,7 +1,7 @@
 //! What every registered game's pictures share: the move that led to a position is marked in
 //! the one last-move colour, inside the picture, and only after a move.
 
-use bots::game::{ActionList, Game};
+use bots::game::ActionList;
 use bots::view::{Picture, Shape, View, LAST_MOVE};
 
 fn marks(p: &Picture) -> usize {
