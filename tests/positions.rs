@@ -70,3 +70,17 @@ fn a_set_from_arena_games_grades_its_own_search_perfectly_and_refuses_damage() {
     assert!(!too_many.exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every shipped labelled set still replays under today's rules and grades its game's shipped
+/// net: 10,000 positions, each a legal position of a recorded game with a legal best move.
+#[test]
+fn every_shipped_set_replays_and_grades_the_shipped_net() {
+    let checkpoints = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints");
+    for game in ["uttt", "connect4", "qttt", "blackhole", "zuniq"] {
+        let set = checkpoints.join(game).join("positions.txt");
+        assert!(set.is_file(), "{} is missing", set.display());
+        let out = ok(&["grade", game, "--set", set.to_str().unwrap(), shipped(game).to_str().unwrap(), "--threads", "2"]);
+        assert!(out.contains(&format!("10000 positions of {game}")), "{out}");
+        assert!(out.contains("value MSE") && out.contains("top move"), "{out}");
+    }
+}
