@@ -39,7 +39,8 @@ fn size_limit(platform: Platform) -> usize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DTypeArg {
     /// The most precise storage that fits the platform's size limit (f16, then 16, 12, 11, 10, 9,
-    /// 8-bit integers, range-coded).
+    /// 8, 7, 6-bit integers, range-coded: the last two for a net wider than the limit holds at
+    /// 8 bits; the report names the storage chosen).
     Auto,
     F32,
     F16,
@@ -55,7 +56,7 @@ impl DTypeArg {
         match self {
             DTypeArg::Auto => {
                 let coded = |bits| Storage::Coded { bits };
-                vec![Storage::F16, coded(16), coded(12), coded(11), coded(10), coded(9), coded(8)]
+                vec![Storage::F16, coded(16), coded(12), coded(11), coded(10), coded(9), coded(8), coded(7), coded(6)]
             }
             DTypeArg::F32 => vec![Storage::F32],
             DTypeArg::F16 => vec![Storage::F16],
@@ -205,7 +206,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     }
     let (size, storage) = smallest.expect("at least one candidate");
     let advice = match storage {
-        Storage::Int { bits: 8 } | Storage::Coded { bits: 8 } => "train a smaller net (net.hidden in the training config)",
+        Storage::Int { bits: 8 } | Storage::Coded { bits: 6 } => "train a smaller net (net.hidden in the training config)",
         _ => "try --dtype auto or a narrower integer storage",
     };
     bail!("{size} bytes with {} weights is over the {} limit of {limit} bytes; {advice}; nothing written", storage_name(storage), platform_name(G::PLATFORM))

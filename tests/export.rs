@@ -64,29 +64,49 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
     // Exactly the weights the exporter writes (same calibration set).
     let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
     for dtype in [Storage::Int { bits }, Storage::F16] {
-        let small = Mlp::from_bytes(&to_bytes_calibrated(&net, dtype, &calibration).unwrap(), "connect4").unwrap();
-        let (mut same, mut value_diff, mut n) = (0usize, 0f64, 0usize);
-        let (mut f, mut la, mut lb) = (vec![0.0; Connect4::NUM_FEATURES], vec![0.0; 10], vec![0.0; 10]);
-        let mut legal = ActionList::new();
-        for s in &test_positions {
-            f.fill(0.0);
-            s.encode(&mut f);
-            let va = net.forward_f32(&f, &mut la);
-            let vb = small.forward_f32(&f, &mut lb);
-            s.legal_actions(&mut legal);
-            let best = |l: &[f32]| legal.iter().copied().max_by(|&x, &y| l[x as usize].total_cmp(&l[y as usize])).unwrap();
-            same += (best(&la) == best(&lb)) as usize;
-            value_diff += (va[0] - vb[0]).abs() as f64;
-            n += 1;
-        }
-        let agreement = same as f64 / n as f64;
-        let mean_diff = value_diff / n as f64;
+        let (agreement, mean_diff) = agreement_with_f32(&net, dtype, &calibration, &test_positions);
         // The integer search's code leaves 9 or 10 bits a weight in CodinGame's 100,000 bytes
         // (97 to 98% the same top move here; 12 bits gave 99.8%): what that costs on the clock
         // is judged (BENCHMARKS.md, Connect 4); a storage that damages the net fails here.
-        assert!(agreement >= 0.96, "{dtype:?}: policy argmax agrees on {:.2}% of {n}", 100.0 * agreement);
+        assert!(agreement >= 0.96, "{dtype:?}: policy argmax agrees on {:.2}% of the positions", 100.0 * agreement);
         assert!(mean_diff <= 0.05, "{dtype:?}: mean value difference {mean_diff:.4}");
     }
+}
+
+/// How often the net stored as `dtype` picks f32's top legal move, and its mean value difference.
+fn agreement_with_f32(net: &Mlp, dtype: Storage, calibration: &[Vec<f32>], test_positions: &[Connect4]) -> (f64, f64) {
+    let small = Mlp::from_bytes(&to_bytes_calibrated(net, dtype, calibration).unwrap(), "connect4").unwrap();
+    let (mut same, mut value_diff, mut n) = (0usize, 0f64, 0usize);
+    let (mut f, mut la, mut lb) = (vec![0.0; Connect4::NUM_FEATURES], vec![0.0; 10], vec![0.0; 10]);
+    let mut legal = ActionList::new();
+    for s in test_positions {
+        f.fill(0.0);
+        s.encode(&mut f);
+        let va = net.forward_f32(&f, &mut la);
+        let vb = small.forward_f32(&f, &mut lb);
+        s.legal_actions(&mut legal);
+        let best = |l: &[f32]| legal.iter().copied().max_by(|&x, &y| l[x as usize].total_cmp(&l[y as usize])).unwrap();
+        same += (best(&la) == best(&lb)) as usize;
+        value_diff += (va[0] - vb[0]).abs() as f64;
+        n += 1;
+    }
+    (same as f64 / n as f64, value_diff / n as f64)
+}
+
+/// The storages `export --dtype auto` falls back to for a net wider than 8 bits allow: each bit
+/// less moves the net further from f32 (the shipped Connect 4 net, which ships at 9 or 10 bits:
+/// 93.8%, 89.2% and 79.9% the same top move at 8, 7 and 6 bits when measured). What a narrower
+/// storage costs a wider net is judged on the clock, not here.
+#[test]
+fn seven_and_six_bit_storage_stay_near_f32() {
+    let net = shipped_net();
+    let test_positions = positions(&net, 1200);
+    let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
+    let [eight, seven, six] = [8, 7, 6].map(|bits| agreement_with_f32(&net, Storage::Coded { bits }, &calibration, &test_positions));
+    assert!(eight.1 <= seven.1 && seven.1 <= six.1, "the value moves further with fewer bits: {eight:?} {seven:?} {six:?}");
+    assert!(eight.0 >= seven.0 && seven.0 >= six.0, "the top move too: {eight:?} {seven:?} {six:?}");
+    assert!(seven.0 >= 0.87 && seven.1 <= 0.05, "7 bits: {seven:?}");
+    assert!(six.0 >= 0.75 && six.1 <= 0.08, "6 bits: {six:?}");
 }
 
 fn rustc_available() -> bool {
