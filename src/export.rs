@@ -205,9 +205,11 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
         smallest = Some((text.len(), storage));
     }
     let (size, storage) = smallest.expect("at least one candidate");
-    let advice = match storage {
-        Storage::Int { bits: 8 } | Storage::Coded { bits: 6 } => "train a smaller net (net.hidden in the training config)",
-        _ => "try --dtype auto or a narrower integer storage",
+    // Only auto's narrowest storage leaves nothing to try but a smaller net.
+    let advice = if DTypeArg::Auto.candidates().last() == Some(&storage) {
+        "train a smaller net (net.hidden in the training config)"
+    } else {
+        "try --dtype auto or a narrower integer storage"
     };
     bail!("{size} bytes with {} weights is over the {} limit of {limit} bytes; {advice}; nothing written", storage_name(storage), platform_name(G::PLATFORM))
 }
