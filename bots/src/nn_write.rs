@@ -160,6 +160,29 @@ pub fn storage_name(storage: Storage) -> String {
     }
 }
 
+/// The short name of a layout (one storage per hidden layer, then optionally the two heads'):
+/// `i8, range-coded` when the hidden layers share one, else each layer's bits in order
+/// (`i6/i8, heads i8, range-coded`).
+pub fn layout_name(storages: &[Storage], hidden_layers: usize) -> String {
+    let (hidden, heads) = storages.split_at(hidden_layers.min(storages.len()));
+    let coded = storages.iter().any(|s| matches!(s, Storage::Coded { .. }));
+    let short = |s: &Storage| match s {
+        Storage::Int { bits } | Storage::Coded { bits } => format!("i{bits}"),
+        other => storage_name(*other),
+    };
+    if hidden.windows(2).all(|w| w[0] == w[1]) && heads.is_empty() {
+        return hidden.first().map_or("f32".into(), |s| storage_name(*s));
+    }
+    let mut name = hidden.iter().map(short).collect::<Vec<_>>().join("/");
+    if let Some(head) = heads.first() {
+        name += &format!(", heads {}", short(head));
+    }
+    if coded {
+        name += ", range-coded";
+    }
+    name
+}
+
 /// How a weight file stores its hidden layers, from its header.
 pub fn stored_as(bytes: &[u8]) -> Option<Storage> {
     let name_len = *bytes.get(6)? as usize;
@@ -187,11 +210,13 @@ pub fn to_bytes_calibrated(net: &Mlp, storage: Storage, inputs: &[Vec<f32>]) -> 
     to_bytes_calibrated_by_layer(net, &vec![storage; net.hidden.len()], inputs)
 }
 
-/// Like [`to_bytes_calibrated`], each hidden layer in a storage of its own (`storages[k]`
-/// for hidden layer `k`): the bits go where the net's outputs feel them.
+/// Like [`to_bytes_calibrated`], each layer in a storage of its own: `storages[k]` for hidden
+/// layer `k`, then optionally the policy head's and the value head's (else the heads stay f16
+/// under integer hidden layers). The bits go where the net's outputs feel them.
 pub fn to_bytes_calibrated_by_layer(net: &Mlp, storages: &[Storage], inputs: &[Vec<f32>]) -> Result<Vec<u8>, ExportError> {
-    assert_eq!(storages.len(), net.hidden.len(), "one storage per hidden layer");
-    let mut per_layer: Vec<Vec<Vec<f32>>> = Vec::with_capacity(net.hidden.len());
+    let layers = net.hidden.len();
+    assert!(storages.len() == layers || storages.len() == layers + 2, "one storage per hidden layer, then optionally one per head");
+    let mut per_layer: Vec<Vec<Vec<f32>>> = Vec::with_capacity(layers + 2);
     let mut current: Vec<Vec<f32>> = inputs.to_vec();
     for (layer, storage) in net.hidden.iter().zip(storages) {
         per_layer.push(current.clone());
@@ -212,6 +237,9 @@ pub fn to_bytes_calibrated_by_layer(net: &Mlp, storages: &[Storage], inputs: &[V
                 .collect();
         }
     }
+    // Both heads read the last hidden layer as stored.
+    per_layer.push(current.clone());
+    per_layer.push(current);
     write(net, storages, Some(&per_layer))
 }
 
@@ -372,10 +400,14 @@ fn write(net: &Mlp, storages: &[Storage], calibration: Option<&[Vec<Vec<f32>>]>)
         if let Some(index) = l.weights.iter().chain(&l.bias).position(|v| !v.is_finite()) {
             return Err(ExportError::NotFinite { layer: name(), index });
         }
-        let is_head = k >= net.hidden.len();
-        let layer_storage = match storages.get(k).copied().unwrap_or(storage) {
-            Storage::Int { .. } | Storage::Coded { .. } if is_head => Storage::F16,
-            other => other,
+        // Heads, small and decisive, stay f16 under integer hidden layers unless named.
+        let layer_storage = match storages.get(k).copied() {
+            Some(named) => named,
+            None if k < net.hidden.len() => storage,
+            None => match storage {
+                Storage::Int { .. } | Storage::Coded { .. } => Storage::F16,
+                other => other,
+            },
         };
         out.extend_from_slice(&layer_storage.tag());
         match layer_storage {
@@ -584,6 +616,35 @@ mod tests {
                 assert!(coded.len() * 100 < packed.len() * 95, "{bits} bits: {} coded vs {} packed", coded.len(), packed.len());
             }
         }
+    }
+
+    /// A layout stores each layer as named: the heads too when they are named, else f16 under
+    /// integer hidden layers; each layer reads back within half of its own step.
+    #[test]
+    fn each_layer_keeps_the_storage_its_layout_names() {
+        let net = random_net(&mut Rng::new(5));
+        let calibration: Vec<Vec<f32>> = (0..20).map(|i| (0..6).map(|j| ((i * 7 + j) % 3) as f32).collect()).collect();
+        let coded = |bits| Storage::Coded { bits };
+        for (layout, steps) in [
+            (vec![coded(6), coded(8)], [31.0, 127.0, 0.0, 0.0]),
+            (vec![coded(6), coded(8), coded(8), coded(8)], [31.0, 127.0, 127.0, 127.0]),
+        ] {
+            let bytes = to_bytes_calibrated_by_layer(&net, &layout, &calibration).unwrap();
+            assert_eq!(stored_as(&bytes), Some(coded(6)), "the header names the first layer's storage");
+            let back = Mlp::from_bytes(&bytes, "connect4").unwrap();
+            for (k, (a, b)) in net.layers().zip(back.layers()).enumerate() {
+                let largest = a.weights.iter().fold(0.0f32, |m, w| m.max(w.abs()));
+                // A zero step is an unnamed head: f16.
+                let tolerance = if steps[k] == 0.0 { 1e-3 } else { largest / steps[k] };
+                let worst = a.weights.iter().zip(&b.weights).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+                assert!(worst <= tolerance, "{layout:?}, layer {k}: off by {worst}, step {tolerance}");
+                assert!(steps[k] == 0.0 || worst > 1e-3, "{layout:?}, layer {k} is stored as f16, not as named");
+            }
+        }
+        assert_eq!(layout_name(&[coded(8), coded(8)], 2), "i8, range-coded");
+        assert_eq!(layout_name(&[coded(6), coded(8)], 2), "i6/i8, range-coded");
+        assert_eq!(layout_name(&[coded(6), coded(8), coded(8), coded(8)], 2), "i6/i8, heads i8, range-coded");
+        assert_eq!(layout_name(&[Storage::F16, Storage::F16], 2), "f16");
     }
 
     #[test]
