@@ -51,6 +51,9 @@ pub struct SelfPlaySection {
     /// The exact solver plays a game out once at most this many actions are legal (0 = off;
     /// games with an exact endgame search only: Zuniq, Black Hole).
     pub solve_legal: usize,
+    /// Solved positions become value samples (no policy target), labelled by the exact
+    /// result: the net's value then learns the endgame the solver plays.
+    pub solved_samples: bool,
     /// Share of games against an earlier net of the run, drawn uniformly from the league.
     pub league_share: f32,
     /// Every this many iterations the current net joins the league.
@@ -192,6 +195,7 @@ impl Default for SelfPlaySection {
             value_target_q_weight: 0.2,
             threads: 0,
             solve_legal: 0,
+            solved_samples: false,
             league_share: 0.0,
             league_every: 10,
             league_size: 8,
@@ -315,6 +319,7 @@ impl TrainConfig {
             c_puct: s.c_puct,
             fpu_reduction: s.fpu_reduction,
             solve_legal: s.solve_legal,
+            solved_samples: s.solved_samples,
             league_share: s.league_share,
             classic_share: s.classic_share,
             classic_playouts: s.classic_playouts,
@@ -363,8 +368,13 @@ pub struct SelfPlaySettings {
     /// never; only for games with an exact endgame search, `Training::exact_player`: win/loss games
     /// and Black Hole's margin search): the result is then the one perfect play
     /// gives from there, a truer target for the earlier positions than what two searches of
-    /// a few dozen playouts would make of the endgame. Solved moves are not samples.
+    /// a few dozen playouts would make of the endgame. Solved moves are not samples unless
+    /// `solved_samples`.
     pub solve_legal: usize,
+    /// Each solved position becomes a value sample (an empty policy target: no policy loss)
+    /// labelled by the exact result. Without it the net's value never trains where the
+    /// solver plays, which is where the bot's search meets its deepest leaves.
+    pub solved_samples: bool,
     /// Share of games against an earlier net of the run (drawn uniformly from the league).
     pub league_share: f32,
     /// Share of games against the game's classic bot.

@@ -177,7 +177,12 @@ impl<G: Training> Slot<G> {
             }
             if !self.mcts.root_expanded() {
                 if let Some(action) = solver.as_deref_mut().and_then(|solver| self.solved_move(solver, settings.solve_legal)) {
-                    self.play(action, None);
+                    // Perfect play from here: the game's result is the position's exact value.
+                    let target = settings.solved_samples.then(|| SearchTarget { policy: Vec::new(), root_value: [0.0; NUM_PLAYERS] });
+                    if target.is_some() {
+                        self.result_valued.push(self.actions.len());
+                    }
+                    self.play(action, target);
                     continue;
                 }
                 if let Across::Bot { seat, agent, .. } = &mut self.across {
@@ -460,6 +465,7 @@ mod tests {
             c_puct: 1.5,
             fpu_reduction: 0.2,
             solve_legal: 0,
+            solved_samples: false,
             league_share: 0.0,
             classic_share: 0.0,
             classic_playouts: 50,
@@ -632,6 +638,49 @@ mod tests {
             solved.push((solved_at.expect("the endgame was solved"), r.actions.len()));
         }
         solved
+    }
+
+    /// With `solved_samples`, every solved Zuniq position is a value sample: no policy
+    /// target, the game's result (the exact value) as the value target whatever the q weight,
+    /// and the searched moves before it keep their policies.
+    #[test]
+    fn solved_positions_become_value_samples_of_the_exact_result() {
+        use bots::zuniq::Zuniq;
+        let mut s = settings();
+        s.full_playouts = 8;
+        s.fast_playouts = 4;
+        s.full_search_prob = 1.0;
+        s.solve_legal = 16;
+        s.solved_samples = true;
+        let (records, _) = generate::<Zuniq>(&zero_net_for::<Zuniq>(4), &[], &s, 3, 9, &|| {});
+        for r in &records {
+            let mut state = Zuniq::new_game(&mut Rng::new(r.seed));
+            let mut legal = ActionList::new();
+            let (mut searched, mut solved) = (0, 0);
+            for (&action, target) in r.actions.iter().zip(&r.targets) {
+                state.legal_actions(&mut legal);
+                match target {
+                    Some(t) if legal.len() <= 16 => {
+                        assert!(t.policy.is_empty(), "a solved position has no policy target");
+                        assert_eq!(t.root_value, r.utilities, "labelled by the exact result");
+                        solved += 1;
+                    }
+                    Some(t) => {
+                        assert!(!t.policy.is_empty());
+                        searched += 1;
+                    }
+                    None => assert!(legal.len() > 16, "every solved position is a sample"),
+                }
+                state.apply(action);
+            }
+            assert!(searched > 0 && solved > 0, "{searched} searched, {solved} solved samples");
+            let samples = crate::replay::samples_from_record::<Zuniq>(r, 0.5);
+            assert_eq!(samples.len(), searched + solved);
+            for sample in samples.iter().filter(|x| x.policy.is_empty()) {
+                let me = sample.state.to_move();
+                assert_eq!(sample.value, [r.utilities[me], r.utilities[1 - me]]);
+            }
+        }
     }
 
     /// With `solve_legal`, a Zuniq game is played out by the solver from the first position
