@@ -188,7 +188,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     let widths: Vec<String> = std::iter::once(net.num_features()).chain(net.hidden_widths()).map(|w| w.to_string()).collect();
     let limit = size_limit(G::PLATFORM);
     let mut smallest = None;
-    // Integer weights are rounded to fit typical inputs of this game (see to_bytes_calibrated).
+    // Integer weights are rounded to fit typical inputs of this game (see to_bytes_calibrated_by_layer).
     let calibration = calibration_inputs::<G>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
     let hidden_layers = net.hidden_widths().len();
     for layout in args.dtype.candidates(hidden_layers) {

@@ -201,18 +201,14 @@ pub fn to_bytes_as(net: &Mlp, storage: Storage) -> Result<Vec<u8>, ExportError> 
     write(net, &vec![storage; net.hidden.len()], None)
 }
 
-/// Like [`to_bytes_as`], with integer weights rounded up or down to fit `inputs` (a sample of the
-/// net's input vectors, e.g. encoded positions from games) instead of to the nearest value: each
-/// output unit's rounding errors are chosen to cancel on that data (greedy descent on
-/// `e^T C e`, C the second moment of the layer's inputs under the already quantised layers before
-/// it). The error per weight stays within one step; the net's outputs move much less.
-pub fn to_bytes_calibrated(net: &Mlp, storage: Storage, inputs: &[Vec<f32>]) -> Result<Vec<u8>, ExportError> {
-    to_bytes_calibrated_by_layer(net, &vec![storage; net.hidden.len()], inputs)
-}
-
-/// Like [`to_bytes_calibrated`], each layer in a storage of its own: `storages[k]` for hidden
-/// layer `k`, then optionally the policy head's and the value head's (else the heads stay f16
-/// under integer hidden layers). The bits go where the net's outputs feel them.
+/// Serialises the net with each layer in a storage of its own: `storages[k]` for hidden layer
+/// `k`, then optionally the policy head's and the value head's (else the heads stay f16 under
+/// integer hidden layers), so the bits go where the net's outputs feel them. Integer weights
+/// are rounded up or down to fit `inputs` (a sample of the net's input vectors, e.g. encoded
+/// positions from games) instead of to the nearest value: each output unit's rounding errors
+/// are chosen to cancel on that data (greedy descent on `e^T C e`, C the second moment of the
+/// layer's inputs under the already quantised layers before it). The error per weight stays
+/// within one step; the net's outputs move much less.
 pub fn to_bytes_calibrated_by_layer(net: &Mlp, storages: &[Storage], inputs: &[Vec<f32>]) -> Result<Vec<u8>, ExportError> {
     let layers = net.hidden.len();
     assert!(storages.len() == layers || storages.len() == layers + 2, "one storage per hidden layer, then optionally one per head");
@@ -244,7 +240,7 @@ pub fn to_bytes_calibrated_by_layer(net: &Mlp, storages: &[Storage], inputs: &[V
 }
 
 /// Per-output scales and the integer weights of a hidden layer: nearest rounding, or, with a
-/// sample of the layer's inputs, the data-aware rounding of [`to_bytes_calibrated`].
+/// sample of the layer's inputs, the data-aware rounding of [`to_bytes_calibrated_by_layer`].
 fn quantise_layer(l: &crate::nn::Dense, bits: u8, inputs: Option<&[Vec<f32>]>) -> (Vec<f32>, Vec<i32>) {
     let (n, m) = (l.inputs, l.outputs);
     let max_q = Storage::int_max(bits) as f32;
