@@ -9,6 +9,7 @@
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -52,8 +53,9 @@ pub struct Fault {
 const STDERR_TAIL: usize = 2048;
 /// The longest answer line read; a longer one is a fault (no contest move comes near it).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
-/// Lines read ahead of the judge; a program that writes more blocks on its own pipe.
-const LINES_QUEUED: usize = 16;
+/// Reads (batches of lines) queued ahead of the judge; a program that writes more blocks on
+/// its own pipe.
+const BATCHES_QUEUED: usize = 16;
 
 /// What the output reader hands on: a line, or why the output cannot be read on.
 type OutputLine = Result<String, String>;
@@ -61,7 +63,12 @@ type OutputLine = Result<String, String>;
 pub struct PlayerProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<OutputLine>,
+    /// The lines of one read of the program's output travel together, so that lines written
+    /// at once are seen at once: an answer and the extra line after it cannot be told apart by
+    /// how the reader thread happened to be scheduled.
+    batches: Receiver<Vec<OutputLine>>,
+    /// Lines of a batch not taken yet, in order.
+    ready: VecDeque<OutputLine>,
     /// Stopped (SIGSTOP) whenever it is not this program's turn, as the CodeCup judge does,
     /// so that its clock sees only its own thinking.
     suspend_between_turns: bool,
@@ -118,7 +125,7 @@ impl PlayerProcess {
             .spawn()
             .map_err(|e| format!("cannot start {:?}: {e}", command.label))?;
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::sync_channel(LINES_QUEUED);
+        let (tx, batches) = mpsc::sync_channel(BATCHES_QUEUED);
         std::thread::spawn(move || read_lines(stdout, &tx));
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
         let mut stderr = child.stderr.take().expect("piped stderr");
@@ -138,7 +145,8 @@ impl PlayerProcess {
         let process = PlayerProcess {
             stdin: child.stdin.take(),
             child,
-            lines,
+            batches,
+            ready: VecDeque::new(),
             suspend_between_turns,
             written_out_of_turn: None,
             stderr_tail,
@@ -174,10 +182,10 @@ impl PlayerProcess {
         // line already queued was written outside its turn. (A program that runs all along may
         // answer at once; its lines are read in order, as CodinGame reads them.)
         if self.suspend_between_turns && self.written_out_of_turn.is_none() {
-            self.written_out_of_turn = match self.lines.try_recv() {
+            self.written_out_of_turn = match self.next_line(None) {
                 Ok(Ok(extra)) => Some(Fault { kind: FaultKind::Garbled, detail: format!("wrote {:?} when it was not its turn", clip(&extra)) }),
                 Ok(Err(unreadable)) => Some(Fault { kind: FaultKind::Garbled, detail: unreadable }),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
+                Err(_) => None,
             };
         }
         if let Some(t) = &mut self.transcript {
@@ -200,7 +208,7 @@ impl PlayerProcess {
         }
         self.resume();
         let start = Instant::now();
-        let result = self.lines.recv_timeout(limit);
+        let result = self.next_line(Some(limit));
         let took = start.elapsed();
         if self.suspend_between_turns {
             self.signal(libc::SIGSTOP);
@@ -229,6 +237,21 @@ impl PlayerProcess {
         }
     }
 
+    /// The next line read: at once (`None`: whatever is queued now) or within `limit`.
+    fn next_line(&mut self, limit: Option<Duration>) -> Result<OutputLine, RecvTimeoutError> {
+        if self.ready.is_empty() {
+            let batch = match limit {
+                Some(limit) => self.batches.recv_timeout(limit)?,
+                None => self.batches.try_recv().map_err(|e| match e {
+                    TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })?,
+            };
+            self.ready.extend(batch);
+        }
+        Ok(self.ready.pop_front().expect("a batch holds at least one line"))
+    }
+
     fn stderr_last_line(&self) -> String {
         let tail = self.stderr_tail.lock().unwrap();
         String::from_utf8_lossy(&tail).lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string()
@@ -241,7 +264,7 @@ impl PlayerProcess {
 
 /// Reads `output` line by line into `queue` until it ends, the judge stops listening, or a
 /// line is too long; bytes that are not UTF-8 are replaced, not fatal.
-fn read_lines(mut output: impl Read, queue: &mpsc::SyncSender<OutputLine>) {
+fn read_lines(mut output: impl Read, queue: &mpsc::SyncSender<Vec<OutputLine>>) {
     let mut pending: Vec<u8> = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
@@ -250,15 +273,16 @@ fn read_lines(mut output: impl Read, queue: &mpsc::SyncSender<OutputLine>) {
             Ok(n) => n,
         };
         pending.extend_from_slice(&buf[..n]);
+        let mut batch = Vec::new();
         while let Some(end) = pending.iter().position(|&b| b == b'\n') {
-            let line = String::from_utf8_lossy(&pending[..end]).into_owned();
+            batch.push(Ok(String::from_utf8_lossy(&pending[..end]).into_owned()));
             pending.drain(..=end);
-            if queue.send(Ok(line)).is_err() {
-                return;
-            }
         }
-        if pending.len() > MAX_LINE_BYTES {
-            let _ = queue.send(Err(format!("a line longer than {MAX_LINE_BYTES} bytes")));
+        let too_long = pending.len() > MAX_LINE_BYTES;
+        if too_long {
+            batch.push(Err(format!("a line longer than {MAX_LINE_BYTES} bytes")));
+        }
+        if !batch.is_empty() && queue.send(batch).is_err() || too_long {
             return;
         }
     }
@@ -276,5 +300,45 @@ impl Drop for PlayerProcess {
         self.signal(libc::SIGKILL);
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out its chunks one `read` at a time, as a pipe hands out writes.
+    struct Chunks(VecDeque<Vec<u8>>);
+
+    impl Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(chunk) = self.0.pop_front() else { return Ok(0) };
+            buf[..chunk.len()].copy_from_slice(&chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    fn batches_of(chunks: &[&[u8]]) -> Vec<Vec<OutputLine>> {
+        let (tx, rx) = mpsc::sync_channel(BATCHES_QUEUED);
+        read_lines(Chunks(chunks.iter().map(|c| c.to_vec()).collect()), &tx);
+        drop(tx);
+        rx.iter().collect()
+    }
+
+    #[test]
+    fn lines_written_at_once_travel_together() {
+        let batches = batches_of(&[b"A1h\nB1", b"h\n", b"C1h\n"]);
+        assert_eq!(batches, vec![vec![Ok("A1h".to_string())], vec![Ok("B1h".to_string())], vec![Ok("C1h".to_string())]]);
+        let together = batches_of(&[b"A1h\nB1h\n"]);
+        assert_eq!(together, vec![vec![Ok("A1h".to_string()), Ok("B1h".to_string())]]);
+    }
+
+    #[test]
+    fn an_endless_line_ends_the_reading_with_a_reason() {
+        let chunk = vec![b'x'; 4096];
+        let chunks: Vec<&[u8]> = std::iter::repeat(chunk.as_slice()).take(MAX_LINE_BYTES / 4096 + 2).collect();
+        let batches = batches_of(&chunks);
+        assert_eq!(batches.len(), 1);
+        assert!(matches!(&batches[0][..], [Err(reason)] if reason.contains("longer than")));
     }
 }
