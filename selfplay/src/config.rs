@@ -124,6 +124,12 @@ pub struct TrainingSection {
     /// of every `decay_every` steps, and the replay window grows with the samples seen, from
     /// `replay_window` up to four times it. Off by default until judged runs show a gain.
     pub follow_plan: bool,
+    /// A stronger net (a `.czw` file) that teaches this one: its value and priors are mixed
+    /// into every sample's targets at `distill_weight` (`replay::distill`). A net too wide
+    /// to ship can so teach one that fits a contest's file. Empty: none.
+    pub distill_net: String,
+    /// The teacher's share of each target, in [0, 1].
+    pub distill_weight: f32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -231,6 +237,8 @@ impl Default for TrainingSection {
             keep_all_games: false,
             snapshot_every: 0,
             follow_plan: false,
+            distill_net: String::new(),
+            distill_weight: 0.5,
         }
     }
 }
@@ -277,7 +285,7 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), String> {
         let s = &self.selfplay;
         let t = &self.training;
-        let checks: [(bool, &str); 18] = [
+        let checks: [(bool, &str); 19] = [
             ((1.0..=16.0).contains(&s.playouts_growth), "selfplay.playouts_growth must be in [1, 16]"),
             (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
             (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
@@ -298,6 +306,7 @@ impl TrainConfig {
             (t.aux_loss_weight >= 0.0 && t.aux_loss_weight.is_finite(), "training.aux_loss_weight must be 0 or more"),
             (t.replay_window >= t.batch_size && t.min_replay <= t.replay_window, "training.replay_window must hold a batch and min_replay"),
             (t.decay_factor > 0.0 && t.decay_factor <= 1.0, "training.decay_factor must be in (0, 1]"),
+            ((0.0..=1.0).contains(&t.distill_weight), "training.distill_weight must be in [0, 1]"),
             (["classic", "uct", "random"].contains(&self.eval.opponent.as_str()), "eval.opponent must be \"classic\", \"uct\" or \"random\""),
         ];
         match checks.iter().find(|(ok, _)| !ok) {

@@ -4,6 +4,10 @@
 use bots::training::Training;
 use crate::worker::GameRecord;
 use bots::game::{Action, ActionList, NUM_PLAYERS};
+use bots::mcts::Evaluator;
+use bots::net_eval::NetEvaluator;
+use bots::nn::Mlp;
+use rayon::prelude::*;
 use bots::rng::Rng;
 use model::Batch;
 use std::collections::VecDeque;
@@ -42,6 +46,35 @@ pub fn samples_from_record<G: Training>(record: &GameRecord, q_weight: f32) -> V
     }
     let end = Arc::new(state);
     positions.into_iter().map(|(state, policy, value)| Sample { state, policy, value, end: Arc::clone(&end) }).collect()
+}
+
+/// Mixes a stronger net's judgement into samples' targets (distillation; Hinton, Vinyals and
+/// Dean, "Distilling the knowledge in a neural network", 2015): the value target becomes
+/// `(1 - weight) * target + weight * the teacher's value`, the policy target the same mix of
+/// the search's visit shares and the teacher's priors over the legal actions. A value-only
+/// sample (an empty policy) stays value-only. The teacher judges with the bot's inference
+/// path and views (`Training::AVERAGED_VIEWS`), in parallel on the current thread pool.
+pub fn distill<G: Training>(samples: &mut [Sample<G>], teacher: &Arc<Mlp>, weight: f32) {
+    if weight <= 0.0 {
+        return;
+    }
+    samples.par_iter_mut().for_each_init(
+        || (NetEvaluator::averaged(Arc::clone(teacher), G::AVERAGED_VIEWS), ActionList::new(), Vec::new()),
+        |(evaluator, legal, priors), sample| {
+            legal.clear();
+            sample.state.legal_actions(legal);
+            priors.clear();
+            priors.resize(legal.len(), 0.0);
+            let values = evaluator.evaluate(&sample.state, legal, priors);
+            let me = sample.state.to_move();
+            let taught = [values[me], values[1 - me]];
+            sample.value = [0, 1].map(|k| (1.0 - weight) * sample.value[k] + weight * taught[k]);
+            if !sample.policy.is_empty() {
+                let visits = |a: Action| sample.policy.iter().find(|(b, _)| *b == a).map_or(0.0, |(_, p)| *p);
+                sample.policy = legal.iter().zip(priors.iter()).map(|(&a, &p)| (a, (1.0 - weight) * visits(a) + weight * p)).filter(|&(_, p)| p > 0.0).collect();
+            }
+        },
+    );
 }
 
 impl<G: Training> ReplayBuffer<G> {
@@ -155,5 +188,53 @@ mod tests {
         buffer.extend([s(0.1), s(0.2), s(0.3), s(0.4)]);
         assert_eq!(buffer.len(), 3);
         assert_eq!(buffer.samples[0].value[0], 0.2);
+    }
+    /// A random net on Connect 4's features, as a teacher with opinions of its own.
+    fn random_teacher() -> Arc<Mlp> {
+        use bots::encode::Encode;
+        use bots::nn::Dense;
+        let mut rng = Rng::new(9);
+        let mut dense = |i, o| {
+            let mut l = Dense::zeros(i, o);
+            for v in l.weights.iter_mut().chain(l.bias.iter_mut()) {
+                *v = rng.unit_f32() - 0.5;
+            }
+            l
+        };
+        let (f, a) = (Connect4::NUM_FEATURES, Connect4::NUM_ACTIONS);
+        Arc::new(Mlp { game: "connect4".into(), hidden: vec![dense(f, 16)], policy: dense(16, a), value: dense(16, 2) })
+    }
+
+    #[test]
+    fn distilled_targets_move_to_the_teacher_by_its_weight() {
+        let teacher = random_teacher();
+        let mut state = Connect4::new();
+        state.apply(4);
+        let end = Arc::new(state.clone());
+        let sample = |policy: Vec<(Action, f32)>| Sample { state: state.clone(), policy, value: [1.0, -1.0], end: Arc::clone(&end) };
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        let mut priors = vec![0.0; legal.len()];
+        let values = NetEvaluator::averaged(Arc::clone(&teacher), <Connect4 as bots::bot::Contest>::AVERAGED_VIEWS).evaluate(&state, &legal, &mut priors);
+        let me = state.to_move();
+
+        let mut samples = vec![sample(vec![(3, 1.0)]), sample(Vec::new())];
+        distill(&mut samples, &teacher, 1.0);
+        assert_eq!(samples[0].value, [values[me], values[1 - me]]);
+        let taught: Vec<(Action, f32)> = legal.iter().copied().zip(priors.iter().copied()).collect();
+        assert_eq!(samples[0].policy, taught, "weight 1: the teacher's priors over every legal action");
+        assert!(samples[1].policy.is_empty(), "a value-only sample stays value-only");
+
+        let mut halves = vec![sample(vec![(3, 1.0)])];
+        distill(&mut halves, &teacher, 0.5);
+        assert!((halves[0].value[0] - 0.5 * (1.0 + values[me])).abs() < 1e-6);
+        let p3 = halves[0].policy.iter().find(|(a, _)| *a == 3).unwrap().1;
+        let k3 = legal.iter().position(|&a| a == 3).unwrap();
+        assert!((p3 - 0.5 * (1.0 + priors[k3])).abs() < 1e-6);
+        assert!((halves[0].policy.iter().map(|(_, p)| p).sum::<f32>() - 1.0).abs() < 1e-5);
+
+        let mut untouched = vec![sample(vec![(3, 1.0)])];
+        distill(&mut untouched, &teacher, 0.0);
+        assert_eq!((untouched[0].value, untouched[0].policy.clone()), ([1.0, -1.0], vec![(3, 1.0)]));
     }
 }

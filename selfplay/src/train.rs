@@ -25,7 +25,7 @@ use crate::config::TrainConfig;
 use crate::distributed::{gather, RemoteError, TrainerLink};
 use bots::training::Training;
 pub use crate::metrics::IterationMetrics;
-use crate::replay::{samples_from_record, ReplayBuffer};
+use crate::replay::{distill, samples_from_record, ReplayBuffer, Sample};
 use crate::worker::{generate, GameRecord, LeagueNet, CLASSIC, TEACHER, UCT};
 use bots::encode::Encode;
 use bots::game::Game;
@@ -483,6 +483,24 @@ pub fn train_with<G: Training>(
     // Refill the replay window from the newest games files of complete iterations.
     let mut replay = ReplayBuffer::<G>::new(window_at(state.samples), trainer.net_config.aux_outputs > 0);
     let q_weight = config.selfplay.value_target_q_weight;
+    let teacher = match config.training.distill_net.as_str() {
+        "" => None,
+        name => {
+            let path = PathBuf::from(name);
+            let bytes = std::fs::read(&path).map_err(|e| file_error(&path, e))?;
+            let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(&path, e))?;
+            net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| file_error(&path, e))?;
+            Some(Arc::new(net))
+        }
+    };
+    // A record's samples, taught by the teacher where there is one.
+    let samples_of = |records: &[GameRecord]| -> Vec<Sample<G>> {
+        let mut samples: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+        if let Some(teacher) = &teacher {
+            distill(&mut samples, teacher, config.training.distill_weight);
+        }
+        samples
+    };
     {
         let mut files = Vec::new();
         let mut held = 0;
@@ -499,7 +517,7 @@ pub fn train_with<G: Training>(
                     break;
                 }
             };
-            let samples: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+            let samples = samples_of(&records);
             held += samples.len();
             files.push(samples);
         }
@@ -587,13 +605,13 @@ pub fn train_with<G: Training>(
                 (played, training.join().expect("the training thread does not panic"))
             });
             let (records, sp, by_source, stream_bytes) = played?;
-            let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+            let added = samples_of(&records);
             let samples_added = added.len() as u64;
             replay.extend(added);
             (records, sp, samples_added, steps, trained, by_source, stream_bytes)
         } else {
             let (records, sp, by_source, stream_bytes) = play()?;
-            let added: Vec<_> = records.iter().flat_map(|r| samples_from_record::<G>(r, q_weight)).collect();
+            let added = samples_of(&records);
             let samples_added = added.len() as u64;
             replay.extend(added);
             let steps = steps_for(samples_added, replay.len());
