@@ -189,6 +189,7 @@ mod tests {
         assert_eq!(buffer.len(), 3);
         assert_eq!(buffer.samples[0].value[0], 0.2);
     }
+
     /// A random net on Connect 4's features, as a teacher with opinions of its own.
     fn random_teacher() -> Arc<Mlp> {
         use bots::encode::Encode;

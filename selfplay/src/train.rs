@@ -487,8 +487,7 @@ pub fn train_with<G: Training>(
         "" => None,
         name => {
             let path = PathBuf::from(name);
-            let bytes = std::fs::read(&path).map_err(|e| file_error(&path, e))?;
-            let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| file_error(&path, e))?;
+            let net = load_weights::<G>(&path)?;
             net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| file_error(&path, e))?;
             Some(Arc::new(net))
         }

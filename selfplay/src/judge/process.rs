@@ -6,10 +6,10 @@
 //! bounded lines through a bounded queue, so a flood of output costs no memory; and a line
 //! that arrives when it is not the program's turn is a fault.
 
+use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
