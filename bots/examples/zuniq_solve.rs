@@ -3,9 +3,11 @@
 //! table and a 3 s limit. Prints each position's legal segments, result, nodes and time, then
 //! the totals. `cargo run --release -p cupzero-bots --example zuniq_solve [NODES]`: with a
 //! node limit per position instead of the 3 s (a fixed amount of work, for timing the solver).
+//! `... zuniq_solve generic [NODES]`: the generic solver instead of Zuniq's own.
 
 use bots::game::{ActionList, Game};
-use bots::solver::Solver;
+use bots::solver::{Solver, WinLossSolver};
+use bots::zuniq::exact::ZuniqSolver;
 use bots::tools::apply_texts;
 use bots::zuniq::Zuniq;
 use std::time::{Duration, Instant};
@@ -32,7 +34,12 @@ const GAMES: [&str; 17] = [
 ];
 
 fn main() {
-    let node_limit: Option<u64> = std::env::args().nth(1).and_then(|n| n.parse().ok());
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let generic = args.first().is_some_and(|a| a == "generic");
+    if generic {
+        args.remove(0);
+    }
+    let node_limit: Option<u64> = args.first().and_then(|n| n.parse().ok());
     let mut list = ActionList::new();
     let (mut solved, mut total_nodes, mut total_time) = (0, 0, Duration::ZERO);
     println!("moves | legal segments | result | nodes | time");
@@ -42,12 +49,13 @@ fn main() {
             let moves: Vec<&str> = game.split(' ').take(plies).collect();
             apply_texts(&mut state, &moves).expect("a judged game");
             state.legal_actions(&mut list);
-            let mut solver = Solver::new();
+            let mut solver: Box<dyn WinLossSolver<Zuniq>> = if generic { Box::new(Solver::new()) } else { Box::new(ZuniqSolver::new()) };
             let start = Instant::now();
-            let outcome = match node_limit {
-                Some(n) => solver.solve(&state, n, None),
-                None => solver.solve(&state, u64::MAX, Some(start + Duration::from_secs(3))),
+            let (limit, deadline) = match node_limit {
+                Some(n) => (n, None),
+                None => (u64::MAX, Some(start + Duration::from_secs(3))),
             };
+            let outcome = solver.solve_ordered(&state, &list, limit, deadline).outcome;
             let elapsed = start.elapsed();
             solved += outcome.is_some() as usize;
             total_nodes += solver.nodes();

@@ -163,7 +163,7 @@ impl Solver {
     }
 }
 
-/// What [`Solver::solve_ranked`] settled on.
+/// What [`WinLossSolver::solve_ranked`] settled on.
 pub struct RankedSolve {
     pub action: Action,
     pub outcome: Option<Outcome>,
@@ -171,13 +171,24 @@ pub struct RankedSolve {
     pub ruled_out: usize,
 }
 
-impl Solver {
+/// A win/loss exact search an [`EndgameAgent`] hands its endgames to: the generic [`Solver`]
+/// over any [`Game`], or a game's own search over the same positions when it has a faster one
+/// (Zuniq's `zuniq::exact`).
+pub trait WinLossSolver<G: Game>: Send {
+    /// Solves `state` (not terminal) trying the root's actions (all of the legal ones) in the
+    /// given order, reporting the ones it proved lost even when the budget (`node_limit`
+    /// nodes, the `deadline`) runs out. Results stay cached for later calls.
+    fn solve_ordered(&mut self, state: &G, order: &[Action], node_limit: u64, deadline: Option<Instant>) -> RootSolve;
+
+    /// Nodes visited by the last solve.
+    fn nodes(&self) -> u64;
+
     /// Solves an endgame whose moves a search has ranked: its choice `searched` first, then
     /// `ranked`, then the rest of `legal`. A proven win is played; after a proven loss the
     /// search's move stands; after an unfinished solve the best-ranked move not proven lost is
     /// played (on judged Zuniq games, won positions were often lost a move before the solver
     /// could prove them: the partial answer still rules out proven losses).
-    pub fn solve_ranked<G: Game>(&mut self, state: &G, searched: Action, ranked: &[Action], legal: &[Action], node_limit: u64, deadline: Option<Instant>) -> RankedSolve {
+    fn solve_ranked(&mut self, state: &G, searched: Action, ranked: &[Action], legal: &[Action], node_limit: u64, deadline: Option<Instant>) -> RankedSolve {
         let mut order = vec![searched];
         order.extend(ranked.iter().chain(legal).copied());
         let mut seen = vec![false; G::NUM_ACTIONS];
@@ -189,6 +200,15 @@ impl Solver {
             None => (order.into_iter().find(|a| !result.lost.contains(a)).unwrap_or(searched), result.lost.len()),
         };
         RankedSolve { action, outcome: result.outcome, ruled_out }
+    }
+}
+
+impl<G: Game> WinLossSolver<G> for Solver {
+    fn solve_ordered(&mut self, state: &G, order: &[Action], node_limit: u64, deadline: Option<Instant>) -> RootSolve {
+        Solver::solve_ordered(self, state, order, node_limit, deadline)
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes
     }
 }
 
@@ -288,7 +308,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for ExactAgent<G, E> {
 /// them: the solver's partial answer still rules out proven losses).
 pub struct EndgameAgent<G: Game, E: Evaluator<G>> {
     search: SearchAgent<G, E>,
-    solver: Solver,
+    solver: Box<dyn WinLossSolver<G>>,
     max_legal: usize,
     share: f64,
     pace: EndgamePace,
@@ -314,7 +334,13 @@ pub struct EndgamePace {
 
 impl<G: Game, E: Evaluator<G>> EndgameAgent<G, E> {
     pub fn new(search: SearchAgent<G, E>, max_legal: usize, share: f64, node_limit: u64, pace: EndgamePace) -> Self {
-        EndgameAgent { search, solver: Solver::new(), max_legal, share, pace, node_limit, solved: None, ruled_out: 0 }
+        EndgameAgent { search, solver: Box::new(Solver::new()), max_legal, share, pace, node_limit, solved: None, ruled_out: 0 }
+    }
+
+    /// The agent with `solver` in place of the generic [`Solver`].
+    pub fn with_solver(mut self, solver: Box<dyn WinLossSolver<G>>) -> Self {
+        self.solver = solver;
+        self
     }
 }
 

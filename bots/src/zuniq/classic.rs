@@ -28,7 +28,7 @@ use crate::agent::Agent;
 use crate::classic::{Classic, RootStatistics, Teacher};
 use crate::game::{Action, ActionList, Game};
 use crate::rng::Rng;
-use crate::solver::{Outcome, Solver};
+use crate::solver::{Outcome, Solver, WinLossSolver};
 use std::time::Instant;
 
 /// The exact solver joins in from this many legal segments.

@@ -9,6 +9,7 @@
 //! `30 + row * 6 + n - 1`.
 
 pub mod classic;
+pub mod exact;
 pub mod light;
 pub mod protocol;
 pub mod referee;
