@@ -14,11 +14,40 @@ const TABLE_SIZE: usize = 1 << 21;
 /// The clock is read once per this many nodes.
 const CLOCK_EVERY: u64 = 1024;
 
-/// A table entry: the position's hash with its lowest bit replaced by "the mover wins"; 0 is
-/// an empty slot. The slot index comes from the hash's low bits, so dropping bit 0 from the
-/// comparison loses nothing the index does not already pin down.
-fn entry(key: u64, mover_wins: bool) -> u64 {
-    key & !1 | mover_wins as u64
+/// The transposition table of a win/loss search: per slot, the position's key with its lowest
+/// bit replaced by "the mover wins"; 0 is an empty slot. The slot index comes from the key's
+/// low bits, so dropping bit 0 from the comparison loses nothing the index does not already
+/// pin down. A newer entry replaces an older one in its slot.
+pub struct WinLossTable {
+    entries: Vec<u64>,
+}
+
+impl Default for WinLossTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WinLossTable {
+    pub fn new() -> Self {
+        WinLossTable { entries: vec![0; TABLE_SIZE] }
+    }
+
+    /// The cached result for a position's key: whether its mover wins.
+    pub fn lookup(&self, key: u64) -> Option<bool> {
+        let stored = self.entries[(key as usize) & (TABLE_SIZE - 1)];
+        (stored != 0 && stored & !1 == key & !1).then_some(stored & 1 == 1)
+    }
+
+    pub fn store(&mut self, key: u64, mover_wins: bool) {
+        self.entries[(key as usize) & (TABLE_SIZE - 1)] = key & !1 | mover_wins as u64;
+    }
+}
+
+/// Whether a search that has just counted its `nodes`-th node is out of budget: past
+/// `node_limit`, or past `deadline` (read every [`CLOCK_EVERY`] nodes).
+pub fn out_of_budget(nodes: u64, node_limit: u64, deadline: Option<Instant>) -> bool {
+    nodes > node_limit || (nodes % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d))
 }
 
 /// What a root search found, finished or not.
@@ -40,7 +69,7 @@ pub enum Outcome {
 }
 
 pub struct Solver {
-    table: Vec<u64>,
+    table: WinLossTable,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -54,7 +83,7 @@ impl Default for Solver {
 
 impl Solver {
     pub fn new() -> Self {
-        Solver { table: vec![0; TABLE_SIZE], nodes: 0, node_limit: u64::MAX, deadline: None }
+        Solver { table: WinLossTable::new(), nodes: 0, node_limit: u64::MAX, deadline: None }
     }
 
     /// Nodes visited by the last [`Solver::solve`].
@@ -89,7 +118,7 @@ impl Solver {
         if child.is_terminal() {
             return Some(child.utilities()[player] > 0.0);
         }
-        self.lookup(child.hash()).map(|mover_wins| mover_wins == (child.to_move() == player))
+        self.table.lookup(child.hash()).map(|mover_wins| mover_wins == (child.to_move() == player))
     }
 
     /// The first action with which the player to move at `state` (not terminal) wins, `None`
@@ -131,12 +160,6 @@ impl Solver {
         Some(None)
     }
 
-    /// The cached result for a position: whether its mover wins.
-    fn lookup(&self, key: u64) -> Option<bool> {
-        let stored = self.table[(key as usize) & (TABLE_SIZE - 1)];
-        (stored != 0 && stored & !1 == key & !1).then_some(stored & 1 == 1)
-    }
-
     /// Whether `player` can force a positive utility from `state`; `None` when out of budget.
     fn wins_for<G: Game>(&mut self, state: &G, player: usize) -> Option<bool> {
         if state.is_terminal() {
@@ -149,16 +172,15 @@ impl Solver {
     /// Whether the player to move at `state` (not terminal) can force a positive utility.
     fn mover_wins<G: Game>(&mut self, state: &G) -> Option<bool> {
         let key = state.hash();
-        let slot = (key as usize) & (TABLE_SIZE - 1);
-        if let Some(mover_wins) = self.lookup(key) {
+        if let Some(mover_wins) = self.table.lookup(key) {
             return Some(mover_wins);
         }
         self.nodes += 1;
-        if self.nodes > self.node_limit || (self.nodes % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)) {
+        if out_of_budget(self.nodes, self.node_limit, self.deadline) {
             return None;
         }
         let result = self.winning_action(state)?.is_some();
-        self.table[slot] = entry(key, result);
+        self.table.store(key, result);
         Some(result)
     }
 }

@@ -16,13 +16,8 @@ use super::light::Position;
 use super::{Zuniq, SEGMENT_CELLS};
 use crate::game::Action;
 use crate::rng::splitmix64;
-use crate::solver::{Outcome, RootSolve, WinLossSolver};
+use crate::solver::{out_of_budget, Outcome, RootSolve, WinLossSolver, WinLossTable};
 use std::time::Instant;
-
-/// Entries of the transposition table (a power of two; 8 bytes each: 16 MB).
-const TABLE_SIZE: usize = 1 << 21;
-/// The clock is read once per this many nodes.
-const CLOCK_EVERY: u64 = 1024;
 
 /// A position of the search with what its table key is made of.
 #[derive(Clone, Copy)]
@@ -70,15 +65,9 @@ fn key(live_drawn: u64, closed: u32, sizes: u32) -> u64 {
     splitmix64(live_drawn).1 ^ splitmix64(!(closed as u64 | (sizes as u64) << 32)).1
 }
 
-/// A table entry: the key with its lowest bit replaced by "the mover wins"; 0 is an empty slot
-/// (the slot index pins the low bits down, so the comparison loses nothing without bit 0).
-fn entry(key: u64, mover_wins: bool) -> u64 {
-    key & !1 | mover_wins as u64
-}
-
 /// The exact search over Zuniq positions, for [`crate::solver::EndgameAgent`].
 pub struct ZuniqSolver {
-    table: Vec<u64>,
+    table: WinLossTable,
     /// The children of the nodes on the search's path still to search, the deepest last.
     unknown: Vec<(Action, Node)>,
     nodes: u64,
@@ -94,7 +83,7 @@ impl Default for ZuniqSolver {
 
 impl ZuniqSolver {
     pub fn new() -> Self {
-        ZuniqSolver { table: vec![0; TABLE_SIZE], unknown: Vec::with_capacity(64 * 40), nodes: 0, node_limit: u64::MAX, deadline: None }
+        ZuniqSolver { table: WinLossTable::new(), unknown: Vec::with_capacity(64 * 40), nodes: 0, node_limit: u64::MAX, deadline: None }
     }
 
     /// Solves `state` (not terminal) within `node_limit` nodes and before `deadline`; `None`
@@ -105,24 +94,19 @@ impl ZuniqSolver {
         WinLossSolver::solve_ordered(self, state, &order, node_limit, deadline).outcome
     }
 
-    fn lookup(&self, key: u64) -> Option<bool> {
-        let stored = self.table[(key as usize) & (TABLE_SIZE - 1)];
-        (stored != 0 && stored & !1 == key & !1).then_some(stored & 1 == 1)
-    }
-
     /// Whether the mover at `node` wins; `None` when out of budget (which unwinds the whole
     /// search at once).
     fn mover_wins(&mut self, node: &Node) -> Option<bool> {
-        if let Some(mover_wins) = self.lookup(node.key) {
+        if let Some(mover_wins) = self.table.lookup(node.key) {
             return Some(mover_wins);
         }
         self.nodes += 1;
-        if self.nodes > self.node_limit || (self.nodes % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)) {
+        if out_of_budget(self.nodes, self.node_limit, self.deadline) {
             return None;
         }
         let (legal, closing) = node.position.legal();
         let result = self.first_win(node, ordered(legal, closing), closing, None)?.is_some();
-        self.table[(node.key as usize) & (TABLE_SIZE - 1)] = entry(node.key, result);
+        self.table.store(node.key, result);
         Some(result)
     }
 
@@ -136,7 +120,7 @@ impl ZuniqSolver {
         let base = self.unknown.len();
         for action in actions {
             let child = node.child(action as usize, closing >> action & 1 == 1);
-            match self.lookup(child.key) {
+            match self.table.lookup(child.key) {
                 Some(false) => {
                     self.unknown.truncate(base);
                     return Some(Some(action));
