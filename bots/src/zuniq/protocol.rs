@@ -49,8 +49,10 @@ pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, de
 /// Whether the bot's endgames go to Zuniq's own exact search (`zuniq::exact`: the light
 /// position, a key that folds positions together) instead of the generic solver. It proves
 /// more positions in the same time (25 of 34 judged positions within 3 s, the generic solver
-/// 19); off until a judged gain on the full clock (docs/lab/zuniq.md, Zuniq's own exact search).
-pub const OWN_SOLVER: bool = false;
+/// 19). On: at a tenth of the clock against `classic`, +3.47 points a game over 400 paired
+/// seeds (+0.17..+6.77); on the full clock against the 2021 winner, +0.54 over 300 (-3.82..+4.91)
+/// (docs/lab/zuniq.md, Zuniq's own exact search: the deciding A/B).
+pub const OWN_SOLVER: bool = true;
 /// Weight of one random playout in the value of a searched position, the rest being the net's:
 /// the net alone judges Zuniq positions no better than random playouts do (docs/lab/zuniq.md,
 /// The iteration-98 net, its endgame solver, through the judge).
