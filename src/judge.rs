@@ -71,7 +71,7 @@ fn player_command(spec: &str, game: crate::GameArg, time_scale: f64) -> Result<P
     }
     match spec {
         "classic" | "uct" | "random" => play_command(spec, game, time_scale, &["--engine", spec]),
-        _ => Ok(PlayerCommand::shell(spec)),
+        _ => PlayerCommand::checked_shell(spec).map_err(anyhow::Error::msg),
     }
 }
 

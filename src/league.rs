@@ -102,16 +102,8 @@ fn player_program(kind: &PlayerKind, name: &str, game: crate::GameArg, time_scal
             play_command(name, game, time_scale, &args)
         }
         PlayerKind::Command(command) => {
-            let program = command.split_whitespace().next().unwrap_or("");
-            let found = if program.contains('/') {
-                Path::new(program).is_file()
-            } else {
-                std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
-            };
-            if !found {
-                bail!("player {name:?}: program {program:?} not found");
-            }
-            Ok(PlayerCommand { label: name.to_string(), ..PlayerCommand::shell(command) })
+            let player = PlayerCommand::checked_shell(command).map_err(|why| anyhow::anyhow!("player {name:?}: {why}"))?;
+            Ok(PlayerCommand { label: name.to_string(), ..player })
         }
     }
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{one_at_a_time, run, temp_dir};
+use common::{assert_clean_error, one_at_a_time, run, temp_dir};
 use std::path::PathBuf;
 
 fn records(path: &PathBuf) -> Vec<serde_json::Value> {
@@ -44,7 +44,7 @@ fn faults_are_losses_with_a_reason() {
     let dir = temp_dir("faults");
     let cases = [
         ("sleep 5", "timeout"),
-        ("exit 3", "crash"),
+        ("false", "crash"),
         ("yes 9", "illegal"),
         ("yes STEAL", "illegal"),
         ("yes hello", "garbled"),
@@ -64,6 +64,21 @@ fn faults_are_losses_with_a_reason() {
             assert!(!fault["detail"].as_str().unwrap().is_empty());
             assert_eq!(g["points"], serde_json::json!([10.0, 0.0]), "{command}");
         }
+    }
+}
+
+/// A program that cannot be started is one error before the match, not games lost to crashes.
+#[test]
+fn a_program_that_is_not_there_is_an_error_before_any_game() {
+    let dir = temp_dir("missing-program");
+    let records = dir.join("r.jsonl");
+    let plain_file = dir.join("not-executable");
+    std::fs::write(&plain_file, "#!/bin/sh\n").unwrap();
+    let plain_file = plain_file.to_str().unwrap();
+    for (player, named) in [("./no-such-bot --fast", "./no-such-bot"), ("no-such-program-on-path", "no-such-program-on-path"), (plain_file, plain_file)] {
+        let out = run(&["judge", "connect4", "--p0", "random", "--p1", player, "--games", "2", "--records", records.to_str().unwrap()], "");
+        assert_clean_error(&out, &format!("program {named:?} not found"));
+        assert!(!records.exists(), "{player}: no game was played");
     }
 }
 

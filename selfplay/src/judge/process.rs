@@ -32,6 +32,24 @@ impl PlayerCommand {
             args: vec!["-c".into(), format!("exec {command_line}")],
         }
     }
+
+    /// [`PlayerCommand::shell`] once the program that `command_line` starts with is found: a
+    /// path to an executable file, or a name on `PATH` (what `exec` runs). A mistyped path is
+    /// then one error before the match, not a match of crashed games.
+    pub fn checked_shell(command_line: &str) -> Result<Self, String> {
+        let program = command_line.split_whitespace().next().unwrap_or("");
+        let runnable = |path: &std::path::Path| std::fs::metadata(path).is_ok_and(|m| m.is_file() && std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0);
+        let found = if program.contains('/') {
+            runnable(std::path::Path::new(program))
+        } else {
+            std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| runnable(&dir.join(program))))
+        };
+        if found {
+            Ok(Self::shell(command_line))
+        } else {
+            Err(format!("program {program:?} not found (or not executable)"))
+        }
+    }
 }
 
 /// Why a player lost without the rules deciding it.
