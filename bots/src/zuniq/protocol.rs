@@ -29,15 +29,21 @@ pub const PLAY: Codecup = Codecup { claims: Claims::WhenProven, planned_length: 
 /// The endgame solver joins in from this many legal segments (from judged games, with a fresh
 /// table, it proves positions with 19-23 legal segments in under 0.06 s, 24-26 in 0.05-0.9 s,
 /// about half of those with 27-32 within 3 s: docs/lab/zuniq.md, Where judged games were
-/// lost, and what changed; an unfinished solve still rules out the moves it proved lost) ...
-pub const SOLVER_LEGAL_MOVES: usize = 32;
+/// lost, and what changed; an unfinished solve still rules out the moves it proved lost). 34
+/// with Zuniq's own exact search, which proves the same positions in about a third of the
+/// time (from 32 before it: see [`PACE`]) ...
+pub const SOLVER_LEGAL_MOVES: usize = 34;
 /// ... with this share of the move's time, after the search has ranked the moves.
 pub const SOLVER_TIME_SHARE: f64 = 0.8;
 /// Solver nodes per move when the move has a playout budget instead of a deadline (arena).
 pub const SOLVER_NODES: u64 = 200_000;
-/// The bot's pace: moves with at most 30 legal segments, where won positions become provable
+/// The bot's pace: moves with at most 32 legal segments, where won positions become provable
 /// (judged losses showed won positions at 23-30 legal segments that an even share of the clock
 /// was too short to prove), get three even shares of the clock; earlier moves half a share.
+/// From 32 with the solver from 34 (both from 2 earlier, for the faster own search): against
+/// the 2021 winner on the full clock +2.38 points a game over 200 paired seeds (-2.73..+7.48),
+/// at a tenth of the clock against `classic` +2.90 over 400 (-0.37..+6.16) (docs/lab/zuniq.md,
+/// A pace for the faster solver).
 /// From 36 legal segments the same weights won 76% of 200 judged games at 3 s, from 30 84.5%;
 /// five shares from 30, 83% (docs/lab/zuniq.md, Where judged games were lost, and what
 /// changed). The clock is split over a 32-action game with 2
@@ -45,7 +51,7 @@ pub const SOLVER_NODES: u64 = 200_000;
 /// and answers at once after that, so the longer plan left 40% of its clock unused (1.59 s of
 /// 2.7 s at 3 s per game; 80% of 200 judged games won, 87% with this plan, docs/lab/zuniq.md,
 /// The bot's own clock plan, a faster engine, the solver in self-play).
-pub const PACE: EndgamePace = EndgamePace { decisive_legal: 30, opening: 0.5, decisive: 3.0, planned_game: Some((32, 2)) };
+pub const PACE: EndgamePace = EndgamePace { decisive_legal: 32, opening: 0.5, decisive: 3.0, planned_game: Some((32, 2)) };
 /// Whether the bot's endgames go to Zuniq's own exact search (`zuniq::exact`: the light
 /// position, a key that folds positions together) instead of the generic solver. It proves
 /// more positions in the same time (25 of 34 judged positions within 3 s, the generic solver
