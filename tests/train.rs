@@ -306,6 +306,66 @@ fn init_widens_weights_from_before_the_features_were_extended() {
     assert_eq!(grown, narrow.with_inputs(features).unwrap().with_hidden(&[96], 7).unwrap());
 }
 
+/// A configuration with narrower hidden layers prunes the `--init` weights: the net keeps the
+/// units that matter on its own play, so it still picks the moves it picked.
+#[test]
+fn init_narrows_weights_to_a_narrower_configuration() {
+    use bots::encode::Encode;
+    use bots::game::{ActionList, Game};
+    use bots::nn::Mlp;
+    let dir = fresh_dir("narrow");
+    let run_dir = dir.join("run");
+    let config = dir.join("narrow.toml");
+    std::fs::write(&config, TINY.replace("hidden = [64]", "hidden = [80, 72]").replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    let shipped = shipped_connect4();
+    let out = run(&["train", "connect4", "--init", shipped.to_str().unwrap(), "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "1"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let wide = Mlp::from_bytes(&std::fs::read(&shipped).unwrap(), "connect4").unwrap();
+    let narrow = Mlp::from_bytes(&std::fs::read(run_dir.join("weights.czw")).unwrap(), "connect4").unwrap();
+    assert_eq!(narrow.hidden.iter().map(|d| d.outputs).collect::<Vec<_>>(), [80, 72]);
+    // Top moves on positions of random games: the pruned net against the shipped one, and a
+    // net cut to the same widths by keeping the first units.
+    let cut = {
+        let mut cut = wide.clone();
+        for (k, keep) in [(0, 80), (1, 72)] {
+            let layer = &mut cut.hidden[k];
+            let width = layer.outputs;
+            layer.weights = (0..layer.inputs).flat_map(|i| (0..keep).map(move |u| i * width + u)).map(|j| layer.weights[j]).collect();
+            layer.bias.truncate(keep);
+            layer.outputs = keep;
+            let readers: Vec<&mut bots::nn::Dense> = if k == 0 { vec![&mut cut.hidden[1]] } else { vec![&mut cut.policy, &mut cut.value] };
+            for reader in readers {
+                reader.weights.truncate(keep * reader.outputs);
+                reader.inputs = keep;
+            }
+        }
+        cut
+    };
+    let mut rng = bots::rng::Rng::new(5);
+    let (mut agree_pruned, mut agree_cut, mut positions) = (0, 0, 0);
+    let top = |net: &Mlp, features: &[f32], legal: &ActionList| {
+        let mut logits = vec![0.0; bots::connect4::Connect4::NUM_ACTIONS];
+        net.forward_f32(features, &mut logits);
+        *legal.iter().max_by(|&&a, &&b| logits[a as usize].total_cmp(&logits[b as usize])).unwrap()
+    };
+    for _ in 0..40 {
+        let mut game = bots::connect4::Connect4::new_game(&mut rng);
+        let mut legal = ActionList::new();
+        while !game.is_terminal() {
+            let mut features = vec![0.0; bots::connect4::Connect4::NUM_FEATURES];
+            game.encode(&mut features);
+            game.legal_actions(&mut legal);
+            let best = top(&wide, &features, &legal);
+            agree_pruned += (top(&narrow, &features, &legal) == best) as usize;
+            agree_cut += (top(&cut, &features, &legal) == best) as usize;
+            positions += 1;
+            game.apply(legal[rng.below(legal.len())]);
+        }
+    }
+    assert!(agree_pruned > 2 * agree_cut, "pruned {agree_pruned}, cut {agree_cut} of {positions}");
+    assert!(agree_pruned * 10 > positions * 6, "pruned {agree_pruned}, cut {agree_cut} of {positions}");
+}
+
 /// Games files the replay window no longer draws from are deleted (unless kept on purpose),
 /// and a resume still refills the window from those that remain.
 #[test]

@@ -506,11 +506,125 @@ impl Mlp {
         }
         Ok(self)
     }
+
+    /// The same net with narrower hidden layers (`widths`, one per layer; a layer asked to stay
+    /// as wide or grow is left as it is). Each narrowed layer keeps the units whose activations
+    /// on `samples` (feature vectors of real positions) vary most, weighted by the size of their
+    /// outgoing weights; each unit dropped leaves its mean activation in the next layer's
+    /// biases. So the net computes nearly what it did, and training starts from its play: the
+    /// data-driven pruning of a wide net into a faster one (the importance is the first-order
+    /// estimate of the output change, as in Molchanov et al., 2017, with the mean folded in).
+    pub fn narrowed(mut self, widths: &[usize], samples: &[Vec<f32>]) -> Result<Mlp, WeightsError> {
+        let have: Vec<usize> = self.hidden.iter().map(|d| d.outputs).collect();
+        if widths.len() != have.len() || widths.contains(&0) {
+            return Err(WeightsError::ShapeMismatch(format!("hidden layers {have:?} cannot narrow to {widths:?}")));
+        }
+        if samples.is_empty() || samples.iter().any(|s| s.len() != self.num_features()) {
+            return Err(WeightsError::ShapeMismatch(format!("narrowing needs positions with {} features each", self.num_features())));
+        }
+        for k in 0..self.hidden.len() {
+            let width = self.hidden[k].outputs;
+            if widths[k] >= width {
+                continue;
+            }
+            // Mean and spread of each unit's activation over the positions.
+            let (mut sum, mut squares) = (vec![0.0f64; width], vec![0.0f64; width]);
+            for features in samples {
+                let mut a = features.clone();
+                for layer in &self.hidden[..=k] {
+                    let mut b = vec![0.0; layer.outputs];
+                    layer.forward_f32(&a, &mut b);
+                    a = b.into_iter().map(|v| v.max(0.0)).collect();
+                }
+                for (u, &v) in a.iter().enumerate() {
+                    sum[u] += v as f64;
+                    squares[u] += (v as f64) * (v as f64);
+                }
+            }
+            let n = samples.len() as f64;
+            let mean: Vec<f64> = sum.iter().map(|s| s / n).collect();
+            let spread: Vec<f64> = squares.iter().zip(&mean).map(|(q, m)| (q / n - m * m).max(0.0).sqrt()).collect();
+            // Each reader's outgoing sizes relative to their typical size, so that the value
+            // head's two outputs weigh as much as the policy head's many.
+            let readers: Vec<&Dense> = match self.hidden.get(k + 1) {
+                Some(next) => vec![next],
+                None => vec![&self.policy, &self.value],
+            };
+            let mut outgoing = vec![0.0f64; width];
+            for reader in &readers {
+                let norms: Vec<f64> = (0..width)
+                    .map(|u| reader.weights[u * reader.outputs..(u + 1) * reader.outputs].iter().map(|&w| (w as f64) * (w as f64)).sum::<f64>().sqrt())
+                    .collect();
+                let typical = (norms.iter().map(|v| v * v).sum::<f64>() / width as f64).sqrt().max(1e-12);
+                outgoing.iter_mut().zip(&norms).for_each(|(o, v)| *o += v / typical);
+            }
+            let mut order: Vec<usize> = (0..width).collect();
+            order.sort_by(|&a, &b| (spread[b] * outgoing[b]).total_cmp(&(spread[a] * outgoing[a])).then(a.cmp(&b)));
+            let mut keep = order[..widths[k]].to_vec();
+            keep.sort_unstable();
+            let layer = &mut self.hidden[k];
+            let inputs = layer.inputs;
+            layer.weights = (0..inputs).flat_map(|i| keep.iter().map(move |&u| (i, u))).map(|(i, u)| layer.weights[i * width + u]).collect();
+            layer.bias = keep.iter().map(|&u| layer.bias[u]).collect();
+            layer.outputs = keep.len();
+            let readers: Vec<&mut Dense> = match self.hidden.get_mut(k + 1) {
+                Some(next) => vec![next],
+                None => vec![&mut self.policy, &mut self.value],
+            };
+            for reader in readers {
+                let outs = reader.outputs;
+                for u in (0..width).filter(|u| keep.binary_search(u).is_err()) {
+                    for (o, b) in reader.bias.iter_mut().enumerate() {
+                        *b += (mean[u] * reader.weights[u * outs + o] as f64) as f32;
+                    }
+                }
+                reader.weights = keep.iter().flat_map(|&u| reader.weights[u * outs..(u + 1) * outs].to_vec()).collect();
+                reader.inputs = keep.len();
+            }
+        }
+        Ok(self)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Units whose activation never varies are the ones dropped, and dropping them changes
+    /// nothing: their mean moves into the next layer's biases.
+    #[test]
+    fn narrowing_drops_the_constant_units_and_keeps_the_outputs() {
+        let dense = |inputs, outputs, seed: f32| Dense {
+            inputs,
+            outputs,
+            weights: (0..inputs * outputs).map(|i| ((i as f32 + seed) * 0.37).sin()).collect(),
+            bias: (0..outputs).map(|o| (o as f32 * 0.11 + seed).cos() * 0.1).collect(),
+        };
+        let mut net = Mlp { game: "g".into(), hidden: vec![dense(3, 5, 1.0), dense(5, 4, 2.0)], policy: dense(4, 6, 3.0), value: dense(4, 2, 4.0) };
+        // Units 1 and 3 of the first layer read nothing: constant 0.7 and constant 0 (dead).
+        for u in [1, 3] {
+            (0..3).for_each(|i| net.hidden[0].weights[i * 5 + u] = 0.0);
+        }
+        net.hidden[0].bias[1] = 0.7;
+        net.hidden[0].bias[3] = -0.2;
+        let samples: Vec<Vec<f32>> = (0..40).map(|s| (0..3).map(|i| ((s * 3 + i) as f32 * 0.913).sin()).collect()).collect();
+        let narrow = net.clone().narrowed(&[3, 4], &samples).unwrap();
+        narrow.validate().unwrap();
+        assert_eq!(narrow.hidden.iter().map(|d| d.outputs).collect::<Vec<_>>(), [3, 4]);
+        let (mut before, mut after) = ([0.0; 6], [0.0; 6]);
+        for x in &samples {
+            let (v, w) = (net.forward_f32(x, &mut before), narrow.forward_f32(x, &mut after));
+            assert!(v.iter().zip(&w).chain(before.iter().zip(&after)).all(|(a, b)| (a - b).abs() < 1e-5), "{v:?} {w:?}");
+        }
+        // The varying units are kept in their order: unit 0's incoming weights are the first column.
+        assert_eq!(narrow.hidden[0].weights[0], net.hidden[0].weights[0]);
+        assert_eq!(narrow.hidden[0].weights[2], net.hidden[0].weights[4]);
+        // Dropping a varying unit changes the outputs; a wider request leaves a layer alone.
+        let narrower = net.clone().narrowed(&[2, 9], &samples).unwrap();
+        assert_eq!(narrower.hidden[1].outputs, 4);
+        assert!(samples.iter().any(|x| narrower.forward_f32(x, &mut after) != net.forward_f32(x, &mut before)));
+        assert!(net.clone().narrowed(&[3], &samples).is_err() && net.clone().narrowed(&[3, 4], &[]).is_err() && net.narrowed(&[0, 4], &samples).is_err());
+    }
 
     /// A widened net ignores its new inputs (their weights are zero) and still reads the old ones.
     #[test]

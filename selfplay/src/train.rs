@@ -315,6 +315,39 @@ pub trait TrainObserver {
     }
 }
 
+/// Games the `--init` net plays against itself to judge which units a narrower net keeps.
+const NARROWING_GAMES: usize = 200;
+
+/// The features of every position in `games` games `net` plays against itself, each move drawn
+/// from its policy over the legal moves (the positions a narrowed net must still read well).
+fn own_play_positions<G: Encode>(net: &Mlp, games: usize, seed: u64) -> Vec<Vec<f32>> {
+    let mut rng = Rng::new(seed ^ 0x6e61_7272_6f77);
+    let (mut positions, mut logits, mut legal) = (Vec::new(), vec![0.0; G::NUM_ACTIONS], bots::game::ActionList::new());
+    for _ in 0..games {
+        let mut game = G::new_game(&mut rng);
+        while !game.is_terminal() {
+            let mut features = vec![0.0; G::NUM_FEATURES];
+            game.encode(&mut features);
+            net.forward_f32(&features, &mut logits);
+            positions.push(features);
+            game.legal_actions(&mut legal);
+            let top = legal.iter().map(|&a| logits[a as usize]).fold(f32::NEG_INFINITY, f32::max);
+            let weights: Vec<f32> = legal.iter().map(|&a| (logits[a as usize] - top).exp()).collect();
+            let mut pick = rng.unit_f32() * weights.iter().sum::<f32>();
+            let mut chosen = legal[legal.len() - 1];
+            for (&a, &w) in legal.iter().zip(&weights) {
+                if pick < w {
+                    chosen = a;
+                    break;
+                }
+                pick -= w;
+            }
+            game.apply(chosen);
+        }
+    }
+    positions
+}
+
 /// Weights to start a new run from: a `.czw` file, or a run directory's `weights.czw`.
 /// Returns the net and how the run records where it came from (path and checksum).
 pub fn read_init_weights<G: Encode>(path: &Path) -> Result<(Mlp, String), TrainError> {
@@ -435,8 +468,16 @@ pub fn train_with<G: Training>(
             // A configuration with wider hidden layers than the weights grows them (new units
             // start with zero outgoing weights: the same play, more capacity). Weights that
             // cannot grow into it are refused below, with the shapes named.
-            let grown = net.clone().with_hidden(&config.net.hidden, config.seed).ok();
-            let trainer = Trainer::from_mlp(grown.as_ref().unwrap_or(net), net_config.clone(), config.optim_config(), config.seed).map_err(|why| TrainError::Config(format!("--init {source}: {why}")))?;
+            // Narrower ones keep each layer's most useful units, judged on positions of the
+            // net's own play ([`Mlp::narrowed`]): a wide net pruned into a faster one.
+            let mut start = net.clone();
+            let narrower = net.hidden.len() == config.net.hidden.len() && net.hidden.iter().zip(&config.net.hidden).any(|(d, &w)| w < d.outputs);
+            if narrower {
+                let positions = own_play_positions::<G>(net, NARROWING_GAMES, config.seed);
+                start = start.narrowed(&config.net.hidden, &positions).map_err(|why| TrainError::Config(format!("--init {source}: {why}")))?;
+            }
+            let grown = start.clone().with_hidden(&config.net.hidden, config.seed).ok();
+            let trainer = Trainer::from_mlp(grown.as_ref().unwrap_or(&start), net_config.clone(), config.optim_config(), config.seed).map_err(|why| TrainError::Config(format!("--init {source}: {why}")))?;
             Some(trainer)
         }
         _ => None,
