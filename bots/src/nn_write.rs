@@ -508,12 +508,12 @@ impl Mlp {
     }
 
     /// The same net with narrower hidden layers (`widths`, one per layer; a layer asked to stay
-    /// as wide or grow is left as it is). Each narrowed layer keeps the units whose activations
-    /// on `samples` (feature vectors of real positions) vary most, weighted by the size of their
-    /// outgoing weights; each unit dropped leaves its mean activation in the next layer's
-    /// biases. So the net computes nearly what it did, and training starts from its play: the
-    /// data-driven pruning of a wide net into a faster one (the importance is the first-order
-    /// estimate of the output change, as in Molchanov et al., 2017, with the mean folded in).
+    /// as wide or grow is left as it is): a wide net pruned into a faster one. Each unit dropped
+    /// leaves its mean activation on `samples` (feature vectors of real positions) in the next
+    /// layer's biases, so what dropping it changes there is its activation's deviation from that
+    /// mean times its outgoing weights; each narrowed layer keeps the units for which that change
+    /// is largest on the samples (the spread of the activation times the size of the outgoing
+    /// weights). So the net computes nearly what it did, and training starts from its play.
     pub fn narrowed(mut self, widths: &[usize], samples: &[Vec<f32>]) -> Result<Mlp, WeightsError> {
         let have: Vec<usize> = self.hidden.iter().map(|d| d.outputs).collect();
         if widths.len() != have.len() || widths.contains(&0) {
