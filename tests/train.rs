@@ -208,6 +208,12 @@ fn a_classic_evaluation_opponent_is_refused_for_games_without_one() {
     assert_refused("classic-games", "qttt", "[selfplay]\nclassic_share = 0.2\n", "selfplay.classic_share needs a game with a classic bot");
 }
 
+/// TINY with these hidden widths and no training in the first iteration (min_replay above its
+/// samples): the weights a run starts from are what it saves.
+fn untrained_config(hidden: &str) -> String {
+    TINY.replace("hidden = [64]", &format!("hidden = {hidden}")).replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")
+}
+
 /// The shipped Connect 4 net, from the repository root.
 fn shipped_connect4() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/connect4/net.czw")
@@ -246,7 +252,7 @@ fn init_starts_a_run_from_a_shipped_net() {
     let config = dir.join("init.toml");
     // No training in the first iteration (min_replay above its samples): the weights stay
     // the shipped ones, bit for bit.
-    std::fs::write(&config, TINY.replace("hidden = [64]", "hidden = [96, 96]").replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    std::fs::write(&config, untrained_config("[96, 96]")).unwrap();
     let shipped = shipped_connect4();
     let (shipped_s, config_s, run_s) = (shipped.to_str().unwrap(), config.to_str().unwrap(), run_dir.to_str().unwrap());
     let args = |iterations: &'static str| ["train", "connect4", "--init", shipped_s, "--config", config_s, "--run-dir", run_s, "--iterations", iterations];
@@ -277,7 +283,7 @@ fn init_widens_weights_from_before_the_features_were_extended() {
     let dir = fresh_dir("widen");
     let run_dir = dir.join("run");
     let config = dir.join("widen.toml");
-    std::fs::write(&config, TINY.replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    std::fs::write(&config, untrained_config("[64]")).unwrap();
     let features = bots::blackhole::BlackHole::NUM_FEATURES;
     let narrow_inputs = features - bots::blackhole::HOLE_FEATURES;
     let dense = |inputs: usize, outputs: usize| Dense {
@@ -299,7 +305,7 @@ fn init_widens_weights_from_before_the_features_were_extended() {
 
     // A configuration with wider hidden layers grows them too, from the run's seed (TINY's 7).
     let grown_dir = dir.join("grown");
-    std::fs::write(&config, TINY.replace("hidden = [64]", "hidden = [96]").replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    std::fs::write(&config, untrained_config("[96]")).unwrap();
     let out = run(&["train", "blackhole", "--init", narrow_file.to_str().unwrap(), "--config", config.to_str().unwrap(), "--run-dir", grown_dir.to_str().unwrap(), "--iterations", "1"], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let grown = Mlp::from_bytes(&std::fs::read(grown_dir.join("weights.czw")).unwrap(), "blackhole").unwrap();
@@ -316,7 +322,7 @@ fn init_narrows_weights_to_a_narrower_configuration() {
     let dir = fresh_dir("narrow");
     let run_dir = dir.join("run");
     let config = dir.join("narrow.toml");
-    std::fs::write(&config, TINY.replace("hidden = [64]", "hidden = [80, 72]").replace("min_replay = 300", "min_replay = 100000\nreplay_window = 100000")).unwrap();
+    std::fs::write(&config, untrained_config("[80, 72]")).unwrap();
     let shipped = shipped_connect4();
     let out = run(&["train", "connect4", "--init", shipped.to_str().unwrap(), "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "1"], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -590,16 +590,20 @@ impl Mlp {
 mod tests {
     use super::*;
 
-    /// Units whose activation never varies are the ones dropped, and dropping them changes
-    /// nothing: their mean moves into the next layer's biases.
-    #[test]
-    fn narrowing_drops_the_constant_units_and_keeps_the_outputs() {
-        let dense = |inputs, outputs, seed: f32| Dense {
+    /// A layer with fixed, varied weights (a different pattern for each `seed`).
+    fn dense(inputs: usize, outputs: usize, seed: f32) -> Dense {
+        Dense {
             inputs,
             outputs,
             weights: (0..inputs * outputs).map(|i| ((i as f32 + seed) * 0.37).sin()).collect(),
             bias: (0..outputs).map(|o| (o as f32 * 0.11 + seed).cos() * 0.1).collect(),
-        };
+        }
+    }
+
+    /// Units whose activation never varies are the ones dropped, and dropping them changes
+    /// nothing: their mean moves into the next layer's biases.
+    #[test]
+    fn narrowing_drops_the_constant_units_and_keeps_the_outputs() {
         let mut net = Mlp { game: "g".into(), hidden: vec![dense(3, 5, 1.0), dense(5, 4, 2.0)], policy: dense(4, 6, 3.0), value: dense(4, 2, 4.0) };
         // Units 1 and 3 of the first layer read nothing: constant 0.7 and constant 0 (dead).
         for u in [1, 3] {
@@ -629,12 +633,6 @@ mod tests {
     /// A widened net ignores its new inputs (their weights are zero) and still reads the old ones.
     #[test]
     fn a_widened_net_computes_what_it_did() {
-        let dense = |inputs, outputs, seed: f32| Dense {
-            inputs,
-            outputs,
-            weights: (0..inputs * outputs).map(|i| ((i as f32 + seed) * 0.37).sin()).collect(),
-            bias: (0..outputs).map(|o| (o as f32 * 0.11 + seed).cos() * 0.1).collect(),
-        };
         let net = Mlp { game: "g".into(), hidden: vec![dense(5, 4, 1.0), dense(4, 3, 2.0)], policy: dense(3, 6, 3.0), value: dense(3, 2, 4.0) };
         let wide = net.clone().with_inputs(8).unwrap();
         wide.validate().unwrap();

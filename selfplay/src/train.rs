@@ -26,7 +26,7 @@ use crate::distributed::{gather, RemoteError, TrainerLink};
 use bots::training::Training;
 pub use crate::metrics::IterationMetrics;
 use crate::replay::{distill, samples_from_record, ReplayBuffer, Sample};
-use crate::worker::{generate, GameRecord, LeagueNet, CLASSIC, TEACHER, UCT};
+use crate::worker::{generate, sample, GameRecord, LeagueNet, CLASSIC, TEACHER, UCT};
 use bots::encode::Encode;
 use bots::game::Game;
 use bots::nn::Mlp;
@@ -332,17 +332,10 @@ fn own_play_positions<G: Encode>(net: &Mlp, games: usize, seed: u64) -> Vec<Vec<
             positions.push(features);
             game.legal_actions(&mut legal);
             let top = legal.iter().map(|&a| logits[a as usize]).fold(f32::NEG_INFINITY, f32::max);
-            let weights: Vec<f32> = legal.iter().map(|&a| (logits[a as usize] - top).exp()).collect();
-            let mut pick = rng.unit_f32() * weights.iter().sum::<f32>();
-            let mut chosen = legal[legal.len() - 1];
-            for (&a, &w) in legal.iter().zip(&weights) {
-                if pick < w {
-                    chosen = a;
-                    break;
-                }
-                pick -= w;
-            }
-            game.apply(chosen);
+            let mut policy: Vec<f32> = legal.iter().map(|&a| (logits[a as usize] - top).exp()).collect();
+            let total: f32 = policy.iter().sum();
+            policy.iter_mut().for_each(|p| *p /= total);
+            game.apply(legal[sample(&policy, &mut rng)]);
         }
     }
     positions

@@ -319,7 +319,7 @@ fn teacher_move<G: Game>(state: &G, chosen: Action, root: Option<RootStatistics>
 }
 
 /// An index drawn with probability `weights[i]` (the weights sum to 1).
-fn sample(weights: &[f32], rng: &mut Rng) -> usize {
+pub(crate) fn sample(weights: &[f32], rng: &mut Rng) -> usize {
     let mut u = rng.unit_f32();
     for (i, &w) in weights.iter().enumerate() {
         if u < w {
