@@ -7,7 +7,7 @@ use bots::connect4::Connect4;
 use bots::encode::Encode;
 use bots::game::{ActionList, Game};
 use bots::nn::{Mlp, Storage};
-use bots::nn_write::to_bytes_calibrated_by_layer;
+use bots::nn_write::{to_bytes_calibrated_by_layer, Describe};
 use bots::tools::{calibration_inputs, CALIBRATION_POSITIONS, CALIBRATION_SEED};
 use bots::rng::Rng;
 use common::{assert_clean_error, data, one_at_a_time, run};
@@ -116,6 +116,26 @@ fn seven_and_six_bit_storage_stay_near_f32() {
     assert!(first_only.0 >= six.0 && first_only.1 <= six.1, "6 bits in the first layer only: {first_only:?}, in every layer: {six:?}");
 }
 
+/// `--bits` picks the storage of each layer, and `--stored-weights` writes exactly the weights
+/// the file embeds, which load as a net of the same shape.
+#[test]
+fn bits_choose_the_storage_and_the_stored_weights_are_the_embedded_ones() {
+    let _serial = one_at_a_time();
+    let dir = std::env::temp_dir().join(format!("cupzero-export-bits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (source, stored) = (dir.join("b.rs"), dir.join("stored.czw"));
+    let out = run(&["export", "connect4", "--bits", "6,7", "--stored-weights", stored.to_str().unwrap(), "-o", source.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hidden layers as i6/i7"), "{}", String::from_utf8_lossy(&out.stdout));
+    let net = shipped_net();
+    let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
+    let expected = to_bytes_calibrated_by_layer(&net, &[Storage::Coded { bits: 6 }, Storage::Coded { bits: 7 }], &calibration).unwrap();
+    assert_eq!(std::fs::read(&stored).unwrap(), expected);
+    let loaded = Mlp::from_bytes(&expected, "connect4").unwrap();
+    assert_eq!(loaded.hidden_widths(), net.hidden_widths());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn rustc_available() -> bool {
     Command::new("rustc").arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
 }
@@ -183,6 +203,22 @@ fn export_refuses_bad_requests_with_one_line() {
     let out = run(&["export", "connect4", "--checkpoint", ship.to_str().unwrap(), "--platform", "codingame", "--dtype", "f16", "-o", out_file.to_str().unwrap()], "");
     assert_clean_error(&out, "try --dtype auto");
     assert!(!out_file.exists());
+    // Unless asked to judge a net past the limit: then written whole, and said to be over.
+    let out = run(&["export", "connect4", "--checkpoint", ship.to_str().unwrap(), "--dtype", "f32", "--over-limit", "-o", out_file.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("OVER the contest's limit of 100000"), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(std::fs::metadata(&out_file).unwrap().len() > 100_000);
+    std::fs::remove_file(&out_file).unwrap();
+    // `--bits` wants one width per hidden layer (then optionally the heads), each 2 to 16.
+    let out = run(&["export", "connect4", "--bits", "6", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "--bits takes 2 widths");
+    let out = run(&["export", "connect4", "--bits", "6,1", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "2 to 16 bits");
+    assert!(!out_file.exists());
+    // A file too big with the asked widths is refused the same way.
+    let wide = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/connect4/wide-300.czw");
+    let out = run(&["export", "connect4", "--checkpoint", wide.to_str().unwrap(), "--bits", "8,8", "-o", out_file.to_str().unwrap()], "");
+    assert_clean_error(&out, "try fewer --bits");
     // A corrupt weight file is named as such.
     let mut bytes = std::fs::read(&ship).unwrap();
     let k = bytes.len() / 2;
