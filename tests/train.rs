@@ -485,3 +485,27 @@ fn a_fixed_league_net_plays_from_the_first_iteration() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("league_nets") && err.lines().count() == 1, "{err}");
 }
+
+/// `net.train_bits`: the run's nets come out rounded as `export --bits` stores them (every
+/// hidden weight a whole number of its unit's steps), and a width list that does not match
+/// the layers is refused before any work.
+#[test]
+fn a_run_trained_as_stored_hands_out_rounded_nets() {
+    let dir = fresh_dir("train-bits");
+    let config = dir.join("bits.toml");
+    std::fs::write(&config, TINY.replace("hidden = [64]", "hidden = [64]\ntrain_bits = [5]")).unwrap();
+    let run_dir = dir.join("run");
+    let out = run(&["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", "2"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(metrics(&run_dir).iter().any(|m| m["train_steps"].as_u64().unwrap() > 0), "it trained");
+    let net = bots::nn::Mlp::from_bytes(&std::fs::read(run_dir.join("weights.czw")).unwrap(), "connect4").unwrap();
+    let layer = &net.hidden[0];
+    let max_q = bots::nn::Storage::int_max(5) as f32;
+    for o in 0..layer.outputs {
+        let column: Vec<f32> = (0..layer.inputs).map(|i| layer.weights[i * layer.outputs + o]).collect();
+        let step = column.iter().fold(0.0f32, |m, w| m.max(w.abs())) / max_q;
+        assert!(column.iter().all(|w| ((w / step) - (w / step).round()).abs() < 1e-3), "unit {o}: weights off the 5-bit grid");
+    }
+    assert_refused("train-bits-bad", "connect4", &TINY.replace("hidden = [64]", "hidden = [64]\ntrain_bits = [5, 5]"), "net.train_bits");
+    assert_refused("train-bits-wide", "connect4", &TINY.replace("hidden = [64]", "hidden = [64]\ntrain_bits = [17]"), "net.train_bits");
+}

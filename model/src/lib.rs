@@ -24,6 +24,12 @@ pub struct NetConfig {
     /// Checkpoints from before the head existed have none.
     #[serde(default)]
     pub aux_outputs: usize,
+    /// Quantisation-aware training: each hidden layer's weights enter the forward pass
+    /// rounded to integers of these widths (one per hidden layer, then optionally the policy
+    /// and value heads; empty: f32), with the scale `export --bits` stores them at, and
+    /// gradients pass the rounding straight through. See [`quantised_weight`].
+    #[serde(default)]
+    pub train_bits: Vec<u8>,
 }
 
 /// Optimiser settings.
@@ -86,19 +92,23 @@ impl PolicyValueNet {
         }
     }
 
-    /// The last hidden layer's activations.
-    fn trunk(&self, x: Tensor<2>) -> Tensor<2> {
-        let mut h = x;
-        for layer in &self.hidden {
-            h = relu(layer.forward(h));
-        }
-        h
+    /// The last hidden layer's activations, each layer's weights rounded to `bits[i]` where
+    /// given (quantisation-aware training: [`NetConfig::train_bits`]).
+    fn trunk(&self, x: Tensor<2>, bits: &[u8]) -> Tensor<2> {
+        self.hidden.iter().enumerate().fold(x, |h, (i, layer)| relu(linear_forward(layer, h, bits.get(i).copied())))
+    }
+
+    /// The policy logits and the value head's pre-`tanh` outputs on the last hidden layer, the
+    /// heads rounded too where `bits` names them (after the hidden layers).
+    fn heads(&self, h: Tensor<2>, bits: &[u8]) -> (Tensor<2>, Tensor<2>) {
+        let n = self.hidden.len();
+        (linear_forward(&self.policy, h.clone(), bits.get(n).copied()), linear_forward(&self.value, h, bits.get(n + 1).copied()))
     }
 
     /// `[batch, features]` -> (policy logits `[batch, actions]`, values `[batch, 2]` in [-1, 1]).
-    pub fn forward(&self, x: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
-        let h = self.trunk(x);
-        (self.policy.forward(h.clone()), tanh(self.value.forward(h)))
+    pub fn forward(&self, x: Tensor<2>, bits: &[u8]) -> (Tensor<2>, Tensor<2>) {
+        let (logits, value) = self.heads(self.trunk(x, bits), bits);
+        (logits, tanh(value))
     }
 
     /// The same weights in the `bots` format (f32), for self-play and export.
@@ -130,9 +140,50 @@ impl PolicyValueNet {
     }
 }
 
+/// `weight` (`[inputs, outputs]`) rounded as integer storage of `bits` keeps it: per output
+/// unit, the scale that maps its largest weight to the largest integer, then the nearest
+/// integer. Forward it is the stored net; backward the rounding passes the gradient unchanged
+/// (the straight-through estimator: Bengio, Leonard and Courville 2013; integer-only training
+/// as in Jacob et al. 2018, "Quantization and training of neural networks for efficient
+/// integer-arithmetic-only inference").
+fn quantised_weight(weight: Tensor<2>, bits: u8) -> Tensor<2> {
+    let max_q = bots::nn::Storage::int_max(bits) as f32;
+    let scale = weight.clone().detach().abs().max_dim(0).clamp_min(1e-12) / max_q;
+    let rounded = (weight.clone().detach() / scale.clone()).round() * scale;
+    weight.clone() + (rounded - weight.detach())
+}
+
+/// `layer` on `h`, its weights rounded to `bits` if given ([`quantised_weight`]).
+fn linear_forward(layer: &Linear, h: Tensor<2>, bits: Option<u8>) -> Tensor<2> {
+    let Some(bits) = bits else { return layer.forward(h) };
+    let y = h.matmul(quantised_weight(layer.weight.val(), bits));
+    match &layer.bias {
+        Some(bias) => y + bias.val().unsqueeze_dim(0),
+        None => y,
+    }
+}
+
+/// The same rounding on plain weights (`Dense`, input-major): what the trainer hands out when
+/// it trains quantised, so self-play and export run the net it trained.
+fn quantise_dense(d: &mut Dense, bits: u8) {
+    let max_q = bots::nn::Storage::int_max(bits) as f32;
+    for o in 0..d.outputs {
+        let max = (0..d.inputs).map(|i| d.weights[i * d.outputs + o].abs()).fold(0.0f32, f32::max).max(1e-12);
+        let scale = max / max_q;
+        for i in 0..d.inputs {
+            let w = &mut d.weights[i * d.outputs + o];
+            *w = (*w / scale).round() * scale;
+        }
+    }
+}
+
 impl NetConfig {
     pub fn new(num_features: usize, num_actions: usize, hidden: Vec<usize>) -> Self {
-        NetConfig { num_features, num_actions, hidden, aux_outputs: 0 }
+        NetConfig { num_features, num_actions, hidden, aux_outputs: 0, train_bits: Vec::new() }
+    }
+
+    pub fn with_train_bits(self, train_bits: Vec<u8>) -> Self {
+        NetConfig { train_bits, ..self }
     }
 
     pub fn with_aux_outputs(self, aux_outputs: usize) -> Self {
@@ -248,8 +299,10 @@ impl Trainer {
         let target_policy = self.tensor(&batch.policy, n, a);
         let legal = self.tensor(&batch.legal, n, a);
         let target_value = self.tensor(&batch.value, n, VALUE_OUTPUTS);
-        let h = self.net.trunk(x);
-        let (logits, value) = (self.net.policy.forward(h.clone()), tanh(self.net.value.forward(h.clone())));
+        let bits = &self.net_config.train_bits;
+        let h = self.net.trunk(x, bits);
+        let (logits, value) = self.net.heads(h.clone(), bits);
+        let value = tanh(value);
         // Illegal actions get a large negative logit: they take no probability and no gradient.
         let masked = logits + (legal - 1.0) * 1e4;
         let policy_loss = (target_policy * log_softmax(masked, 1)).sum_dim(1).mean().neg();
@@ -278,7 +331,7 @@ impl Trainer {
         let device = Device::flex();
         let x = Tensor::from_data(TensorData::new(features.to_vec(), [rows, self.net_config.num_features]), &device);
         let head = net.aux.as_ref()?;
-        let p = burn::tensor::activation::sigmoid(head.forward(net.trunk(x)));
+        let p = burn::tensor::activation::sigmoid(head.forward(net.trunk(x, &self.net_config.train_bits)));
         Some(p.into_data().try_to_vec::<f32>().unwrap())
     }
 
@@ -287,12 +340,19 @@ impl Trainer {
         let net = self.net.valid();
         let device = Device::flex();
         let x = Tensor::from_data(TensorData::new(features.to_vec(), [rows, self.net_config.num_features]), &device);
-        let (logits, value) = net.forward(x);
+        let (logits, value) = net.forward(x, &self.net_config.train_bits);
         (logits.into_data().try_to_vec::<f32>().unwrap(), value.into_data().try_to_vec::<f32>().unwrap())
     }
 
+    /// The net in the `bots` format; trained quantised, with its hidden layers rounded as
+    /// they were trained (and as `export --bits` of the same widths stores them).
     pub fn to_mlp(&self, game: &str) -> Mlp {
-        self.net.valid().to_mlp(game)
+        let mut mlp = self.net.valid().to_mlp(game);
+        let Mlp { hidden, policy, value, .. } = &mut mlp;
+        for (d, &bits) in hidden.iter_mut().chain([policy, value]).zip(&self.net_config.train_bits) {
+            quantise_dense(d, bits);
+        }
+        mlp
     }
 
     /// Saves net, optimiser state and configs into `dir` (each file through a temp file and
@@ -409,15 +469,52 @@ mod tests {
         assert!(max_diff <= 1e-4, "max abs diff {max_diff}");
     }
 
+    /// Trained quantised, the net it hands out has integer weights of the asked widths, its
+    /// own forward pass is that net's, and training still learns.
     #[test]
-    fn training_lowers_both_losses() {
-        let mut trainer = Trainer::new(config(), OptimConfig { warmup_steps: 1, ..OptimConfig::new() }, 1);
+    fn quantisation_aware_training_trains_the_stored_net() {
+        let (trainer, first, last, mut rng) = trained_on_toy_batches(config().with_train_bits(vec![4, 3, 5, 6]));
+        assert!(last.policy < 0.5 * first.policy, "policy {first:?} -> {last:?}");
+        let mlp = trainer.to_mlp("toy");
+        for (d, bits) in mlp.hidden.iter().chain([&mlp.policy, &mlp.value]).zip([4u8, 3, 5, 6]) {
+            let max_q = bots::nn::Storage::int_max(bits) as f32;
+            for o in 0..d.outputs {
+                let column: Vec<f32> = (0..d.inputs).map(|i| d.weights[i * d.outputs + o]).collect();
+                let scale = column.iter().fold(0.0f32, |m, w| m.max(w.abs())) / max_q;
+                for w in column {
+                    let q = w / scale;
+                    assert!((q - q.round()).abs() < 1e-3 && q.abs() <= max_q + 1e-3, "{bits} bits: weight {w} is {q} steps of {scale}");
+                }
+            }
+        }
+        // Burn's quantised forward pass is the handed-out net's.
+        let features: Vec<f32> = (0..32 * 12).map(|_| rng.below(2) as f32).collect();
+        let (logits, _) = trainer.predict(&features, 32);
+        let mut out = vec![0.0; 5];
+        for r in 0..32 {
+            mlp.forward_f32(&features[r * 12..(r + 1) * 12], &mut out);
+            for k in 0..5 {
+                assert!((out[k] - logits[r * 5 + k]).abs() < 1e-3, "row {r}: {} against {}", out[k], logits[r * 5 + k]);
+            }
+        }
+    }
+
+    /// A trainer of `config` after 800 steps on toy batches, its first and last losses, and
+    /// the generator that drew the batches.
+    fn trained_on_toy_batches(config: NetConfig) -> (Trainer, Losses, Losses, Rng) {
+        let mut trainer = Trainer::new(config, OptimConfig { warmup_steps: 1, ..OptimConfig::new() }, 1);
         let mut rng = Rng::new(2);
         let first = trainer.train_step(&toy_batch(&mut rng, 128));
         let mut last = first;
         for _ in 0..800 {
             last = trainer.train_step(&toy_batch(&mut rng, 128));
         }
+        (trainer, first, last, rng)
+    }
+
+    #[test]
+    fn training_lowers_both_losses() {
+        let (_, first, last, _) = trained_on_toy_batches(config());
         assert!(last.policy < 0.5 * first.policy, "policy {first:?} -> {last:?}");
         assert!(last.value < 0.5 * first.value, "value {first:?} -> {last:?}");
     }

@@ -23,6 +23,12 @@ pub struct NetSection {
     /// Hidden layer widths of the MLP. [96, 96] keeps the Connect 4 bot (254 inputs) under
     /// CodinGame's 100,000-byte limit with 10-bit weights.
     pub hidden: Vec<usize>,
+    /// Quantisation-aware training: the hidden layers trained as integers of these widths,
+    /// one per hidden layer, then optionally the policy and value heads, 2 to 16 bits (empty:
+    /// f32), as `export --bits` with the same list then stores them.
+    /// Self-play, snapshots and export all get the rounded net. For a net whose file must fit
+    /// a size limit: rounding after training costs play (docs/training.md).
+    pub train_bits: Vec<u8>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -179,7 +185,7 @@ impl TrainConfig {
 
 impl Default for NetSection {
     fn default() -> Self {
-        NetSection { hidden: vec![96, 96] }
+        NetSection { hidden: vec![96, 96], train_bits: Vec::new() }
     }
 }
 
@@ -285,9 +291,14 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), String> {
         let s = &self.selfplay;
         let t = &self.training;
-        let checks: [(bool, &str); 19] = [
+        let checks: [(bool, &str); 20] = [
             ((1.0..=16.0).contains(&s.playouts_growth), "selfplay.playouts_growth must be in [1, 16]"),
             (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
+            (
+                self.net.train_bits.is_empty()
+                    || ([self.net.hidden.len(), self.net.hidden.len() + 2].contains(&self.net.train_bits.len()) && self.net.train_bits.iter().all(|b| (2..=16).contains(b))),
+                "net.train_bits: one width per hidden layer, then optionally the two heads, each 2 to 16 bits (or none)",
+            ),
             (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
             (s.games_in_flight >= 1, "selfplay.games_in_flight must be at least 1"),
             (s.full_playouts >= 2 && s.fast_playouts >= 1, "selfplay.full_playouts must be at least 2 and fast_playouts at least 1"),

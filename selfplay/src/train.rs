@@ -455,7 +455,7 @@ pub fn train_with<G: Training>(
         }
     }
     let aux_outputs = if config.training.aux_loss_weight > 0.0 { G::AUX_OUTPUTS } else { 0 };
-    let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone()).with_aux_outputs(aux_outputs);
+    let net_config = NetConfig::new(G::NUM_FEATURES, G::NUM_ACTIONS, config.net.hidden.clone()).with_aux_outputs(aux_outputs).with_train_bits(config.net.train_bits.clone());
     let initial = match (&saved, &init) {
         (None, Some((net, source))) => {
             // A configuration with wider hidden layers than the weights grows them (new units
