@@ -344,8 +344,8 @@ impl Trainer {
         (logits.into_data().try_to_vec::<f32>().unwrap(), value.into_data().try_to_vec::<f32>().unwrap())
     }
 
-    /// The net in the `bots` format; trained quantised, with its hidden layers rounded as
-    /// they were trained (and as `export --bits` of the same widths stores them).
+    /// The net in the `bots` format; trained quantised, with the layers `train_bits` names
+    /// rounded as they were trained (and as `export --bits` of the same widths stores them).
     pub fn to_mlp(&self, game: &str) -> Mlp {
         let mut mlp = self.net.valid().to_mlp(game);
         let Mlp { hidden, policy, value, .. } = &mut mlp;
