@@ -205,7 +205,11 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     // Integer weights are rounded to fit typical inputs of this game (see to_bytes_calibrated_by_layer).
     let calibration = calibration_inputs::<G>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
     let hidden_layers = net.hidden_widths().len();
-    let layouts = if args.bits.is_empty() { args.dtype.candidates(hidden_layers) } else { vec![bits_layout(&args.bits, hidden_layers)?] };
+    let layouts = if args.bits.is_empty() {
+        args.dtype.candidates(hidden_layers)
+    } else {
+        vec![bots::nn_write::coded_layout(&args.bits, hidden_layers).map_err(|why| anyhow::anyhow!("--bits {why}"))?]
+    };
     for layout in layouts {
         let packed = to_bytes_calibrated_by_layer(&net, &layout, &calibration).map_err(|e| anyhow::anyhow!("cannot export {}: {e}", path.display()))?;
         let header = format!(
@@ -252,18 +256,6 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
         "try --dtype auto or a narrower integer storage"
     };
     bail!("{size} bytes with {} weights is over the {} limit of {limit} bytes; {advice}; nothing written", layout_name(&layout, hidden_layers), platform_name(G::PLATFORM))
-}
-
-/// The storage `--bits` asks for: range-coded integers, one width per hidden layer, then
-/// optionally one per head.
-fn bits_layout(bits: &[u8], hidden_layers: usize) -> Result<Vec<Storage>> {
-    if bits.len() != hidden_layers && bits.len() != hidden_layers + 2 {
-        bail!("--bits takes {hidden_layers} widths (one per hidden layer) or {} (then the two heads), not {}", hidden_layers + 2, bits.len());
-    }
-    if let Some(b) = bits.iter().find(|b| !(2..=16).contains(*b)) {
-        bail!("--bits {b}: each width must be 2 to 16 bits");
-    }
-    Ok(bits.iter().map(|&bits| Storage::Coded { bits }).collect())
 }
 
 /// The classic bot alone: no weights, no calibration.

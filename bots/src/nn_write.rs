@@ -218,11 +218,9 @@ pub fn to_bytes_calibrated_by_layer(net: &Mlp, storages: &[Storage], inputs: &[V
         per_layer.push(current.clone());
         if let Some(bits) = storage.int_bits() {
             // The next layer sees this layer as it will be stored.
-            let (scales, q) = quantise_layer(layer, bits, Some(&current));
             let mut stored = layer.clone();
-            for (i, w) in stored.weights.iter_mut().enumerate() {
-                *w = q[i] as f32 * scales[i % layer.outputs];
-            }
+            let (scales, q) = quantise_layer(layer, bits, Some(&current));
+            set_quantised(&mut stored, &scales, &q);
             current = current
                 .iter()
                 .map(|x| {
@@ -237,6 +235,34 @@ pub fn to_bytes_calibrated_by_layer(net: &Mlp, storages: &[Storage], inputs: &[V
     per_layer.push(current.clone());
     per_layer.push(current);
     write(net, storages, Some(&per_layer))
+}
+
+/// Range-coded integers of these widths, one per hidden layer of a net with `hidden_layers`,
+/// then optionally one per head (policy, value): the layout `export --bits` and
+/// `net.train_bits` name. Why not, for a list of another length or a width outside 2..=16.
+pub fn coded_layout(bits: &[u8], hidden_layers: usize) -> Result<Vec<Storage>, String> {
+    if bits.len() != hidden_layers && bits.len() != hidden_layers + 2 {
+        return Err(format!("takes {hidden_layers} widths (one per hidden layer) or {} (then the two heads), not {}", hidden_layers + 2, bits.len()));
+    }
+    if let Some(b) = bits.iter().find(|b| !(2..=16).contains(*b)) {
+        return Err(format!("{b}: each width must be 2 to 16 bits"));
+    }
+    Ok(bits.iter().map(|&bits| Storage::Coded { bits }).collect())
+}
+
+/// `d` rounded as integer storage of `bits` holds it (nearest rounding, one scale per output
+/// unit), back in f32: what a file of that storage keeps without the data-aware rounding, and
+/// so what quantisation-aware training trains.
+pub fn round_as_stored(d: &mut Dense, bits: u8) {
+    let (scales, q) = quantise_layer(d, bits, None);
+    set_quantised(d, &scales, &q);
+}
+
+/// `d`'s weights set to the integers `q` at their output unit's scale.
+fn set_quantised(d: &mut Dense, scales: &[f32], q: &[i32]) {
+    for (i, w) in d.weights.iter_mut().enumerate() {
+        *w = q[i] as f32 * scales[i % d.outputs];
+    }
 }
 
 /// Per-output scales and the integer weights of a hidden layer: nearest rounding, or, with a

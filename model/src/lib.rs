@@ -163,20 +163,6 @@ fn linear_forward(layer: &Linear, h: Tensor<2>, bits: Option<u8>) -> Tensor<2> {
     }
 }
 
-/// The same rounding on plain weights (`Dense`, input-major): what the trainer hands out when
-/// it trains quantised, so self-play and export run the net it trained.
-fn quantise_dense(d: &mut Dense, bits: u8) {
-    let max_q = bots::nn::Storage::int_max(bits) as f32;
-    for o in 0..d.outputs {
-        let max = (0..d.inputs).map(|i| d.weights[i * d.outputs + o].abs()).fold(0.0f32, f32::max).max(1e-12);
-        let scale = max / max_q;
-        for i in 0..d.inputs {
-            let w = &mut d.weights[i * d.outputs + o];
-            *w = (*w / scale).round() * scale;
-        }
-    }
-}
-
 impl NetConfig {
     pub fn new(num_features: usize, num_actions: usize, hidden: Vec<usize>) -> Self {
         NetConfig { num_features, num_actions, hidden, aux_outputs: 0, train_bits: Vec::new() }
@@ -350,7 +336,8 @@ impl Trainer {
         let mut mlp = self.net.valid().to_mlp(game);
         let Mlp { hidden, policy, value, .. } = &mut mlp;
         for (d, &bits) in hidden.iter_mut().chain([policy, value]).zip(&self.net_config.train_bits) {
-            quantise_dense(d, bits);
+            // The exporter's own rounding: self-play and export run the net trained.
+            bots::nn_write::round_as_stored(d, bits);
         }
         mlp
     }

@@ -295,8 +295,7 @@ impl TrainConfig {
             ((1.0..=16.0).contains(&s.playouts_growth), "selfplay.playouts_growth must be in [1, 16]"),
             (!self.net.hidden.is_empty() && self.net.hidden.iter().all(|&w| (1..=4096).contains(&w)), "net.hidden: 1 to 4096 units per layer, at least one layer"),
             (
-                self.net.train_bits.is_empty()
-                    || ([self.net.hidden.len(), self.net.hidden.len() + 2].contains(&self.net.train_bits.len()) && self.net.train_bits.iter().all(|b| (2..=16).contains(b))),
+                self.net.train_bits.is_empty() || bots::nn_write::coded_layout(&self.net.train_bits, self.net.hidden.len()).is_ok(),
                 "net.train_bits: one width per hidden layer, then optionally the two heads, each 2 to 16 bits (or none)",
             ),
             (s.games_per_iteration >= 1, "selfplay.games_per_iteration must be at least 1"),
