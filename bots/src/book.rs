@@ -11,7 +11,8 @@
 use crate::agent::Agent;
 use crate::bot::{net_agent, run_bot, Contest, Platform};
 use crate::game::{Action, ActionList, Game};
-use crate::nn::{text_to_bytes, Mlp};
+use crate::nn::Mlp;
+use crate::text::text_to_bytes;
 use crate::time::Safety;
 use std::time::Instant;
 

@@ -21,6 +21,7 @@ pub mod registry;
 pub mod rng;
 pub mod rollout;
 pub mod solver;
+pub mod text;
 pub mod time;
 pub mod tools;
 pub mod training;

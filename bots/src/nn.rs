@@ -107,44 +107,6 @@ pub fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
-/// The 93 printable ASCII characters that need no escape in a Rust string literal.
-pub fn text_alphabet() -> Vec<u8> {
-    (0x20u8..=0x7e).filter(|&c| c != b'"' && c != b'\\').collect()
-}
-
-/// Reads what `nn_write::bytes_to_text` wrote.
-pub fn text_to_bytes(text: &str) -> Result<Vec<u8>, WeightsError> {
-    let mut index = [u8::MAX; 128];
-    for (i, &c) in text_alphabet().iter().enumerate() {
-        index[c as usize] = i as u8;
-    }
-    let (count, body) = text.split_once(':').ok_or(WeightsError::BadText)?;
-    let count: usize = count.trim().parse().map_err(|_| WeightsError::BadText)?;
-    let mut digits = body.bytes().filter(|&c| c != b'\n' && c != b'\r');
-    // Two characters carry 13 bits: the body bounds what a damaged count may reserve.
-    let mut out = Vec::with_capacity(count.min(body.len()));
-    let (mut acc, mut bits) = (0u32, 0u32);
-    while out.len() < count {
-        let (lo, hi) = match (digits.next(), digits.next()) {
-            (Some(a), Some(b)) => (a, b),
-            _ => return Err(WeightsError::Truncated),
-        };
-        let digit = |c: u8| index.get(c as usize).copied().filter(|&d| d != u8::MAX).ok_or(WeightsError::BadText);
-        let v = digit(lo)? as u32 + 93 * digit(hi)? as u32;
-        if v >= 1 << 13 {
-            return Err(WeightsError::BadText);
-        }
-        acc |= v << bits;
-        bits += 13;
-        while bits >= 8 && out.len() < count {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
-        }
-    }
-    Ok(out)
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum WeightsError {
     NotAWeightFile,

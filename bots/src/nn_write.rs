@@ -3,7 +3,7 @@
 //! integer one (`infer`) is measured against. Used by training, export and tests, never by a
 //! submission.
 
-use crate::nn::{fnv1a64, text_alphabet, Dense, IntModel, Mlp, Storage, WeightsError, F16_MAX, FORMAT_VERSION, MAGIC, VALUE_OUTPUTS};
+use crate::nn::{fnv1a64, Dense, IntModel, Mlp, Storage, WeightsError, F16_MAX, FORMAT_VERSION, MAGIC, VALUE_OUTPUTS};
 use std::fmt;
 
 impl Dense {
@@ -79,38 +79,6 @@ pub fn f32_to_f16(v: f32) -> u16 {
         r += 1;
     }
     sign | r as u16
-}
-
-/// Bytes as printable text for a string literal: 13 bits per 2 characters (93^2 >= 2^13), so
-/// 1.23 characters per byte, with a line break every `line` characters (ignored when read).
-/// The text starts with the byte count and a colon.
-pub fn bytes_to_text(bytes: &[u8], line: usize) -> String {
-    let alphabet = text_alphabet();
-    let mut out = format!("{}:", bytes.len());
-    let (mut acc, mut bits, mut column) = (0u32, 0u32, 0usize);
-    let mut emit = |v: u32, out: &mut String| {
-        for c in [alphabet[(v % 93) as usize], alphabet[(v / 93) as usize]] {
-            if line > 0 && column == line {
-                out.push('\n');
-                column = 0;
-            }
-            out.push(c as char);
-            column += 1;
-        }
-    };
-    for &b in bytes {
-        acc |= (b as u32) << bits;
-        bits += 8;
-        if bits >= 13 {
-            emit(acc & 0x1fff, &mut out);
-            acc >>= 13;
-            bits -= 13;
-        }
-    }
-    if bits > 0 {
-        emit(acc, &mut out);
-    }
-    out
 }
 
 /// Why weights cannot be stored in the asked format.
@@ -807,24 +775,6 @@ mod tests {
     }
 
     #[test]
-    fn text_encoding_round_trips_and_is_dense() {
-        let mut rng = Rng::new(6);
-        for n in [0usize, 1, 2, 3, 12, 13, 100, 4097] {
-            let bytes: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
-            let text = bytes_to_text(&bytes, 100);
-            assert!(!text.contains('"') && !text.contains('\\'));
-            assert_eq!(text_to_bytes(&text).unwrap(), bytes, "{n} bytes");
-            if n == 4097 {
-                let digits = text.bytes().filter(|&c| c != b'\n').count() - "4097:".len();
-                assert!(digits as f64 / n as f64 <= 1.235, "{digits} characters for {n} bytes");
-            }
-        }
-        assert_eq!(text_to_bytes("3:ab"), Err(WeightsError::Truncated));
-        assert_eq!(text_to_bytes("1:\u{7f}a"), Err(WeightsError::BadText));
-        assert_eq!(text_to_bytes("xyz"), Err(WeightsError::BadText));
-    }
-
-    #[test]
     fn readers_name_the_problem() {
         let net = random_net(&mut Rng::new(2));
         let bytes = to_bytes(&net);
@@ -858,7 +808,6 @@ mod tests {
         huge[17..21].copy_from_slice(&u32::MAX.to_le_bytes());
         let err = Mlp::from_bytes(&with_checksum(huge), "connect4").unwrap_err();
         assert!(err.to_string().contains("parameters"), "{err}");
-        assert_eq!(text_to_bytes("4294967296000:ab"), Err(WeightsError::Truncated));
         let mut wild = net.clone();
         wild.hidden[0].weights[3] = 1e9;
         let far = to_bytes(&wild);

@@ -16,8 +16,9 @@ use bots::book::{Book, BookAgent};
 use bots::referee::RefereeRules;
 use bots::game::{ActionList, Game};
 use bots::infer::{QuantNet, Workspace};
-use bots::nn::{fnv1a64, text_to_bytes, Dense, Mlp, Storage, VALUE_OUTPUTS};
-use bots::nn_write::{bytes_to_text, to_bytes_as};
+use bots::nn::{fnv1a64, Dense, Mlp, Storage, VALUE_OUTPUTS};
+use bots::nn_write::to_bytes_as;
+use bots::text::{bytes_to_text, text_to_bytes, Alphabet};
 use bots::rng::Rng;
 use bots::time::{Safety, TimeManager};
 use bots::tools::RandomAgent;
@@ -396,7 +397,8 @@ impl FuzzTarget for WeightsTarget {
     fn seeds(&self) -> Vec<Vec<u8>> {
         let nets = Self::small_nets();
         if self.text {
-            nets.iter().map(|n| bytes_to_text(n, 60).into_bytes()).collect()
+            // Both alphabets: what CodeCup and CodinGame bots carry.
+            nets.iter().flat_map(|n| [Alphabet::Ascii, Alphabet::Wide].map(|a| bytes_to_text(n, a, 60).into_bytes())).collect()
         } else {
             nets
         }
