@@ -1,24 +1,37 @@
-//! The exported CodinGame bots play the same moves as they always have: each is exported with
-//! its searches capped at 200 playouts (seeded, so repeatable), compiled with plain rustc and
-//! judged against itself; the moves of those games must equal the ones kept in
-//! `tests/data/exported-moves/`. A change to the protocol, the rules or the search that
-//! changes a move shows here. A deliberate change of play writes the new moves with
+//! The exported CodinGame bots play the moves of the weights they store, and the same moves as
+//! they always have: each is exported with its searches capped at 200 playouts (seeded, so
+//! repeatable), its weights in CodinGame's wide text, compiled with plain rustc and judged
+//! against itself. The moves of those games must be the ones the same search plays in-process
+//! with the weights the exporter says it stored (`--stored-weights`), and equal the ones kept in
+//! `tests/data/exported-moves/`. A change to the protocol, the rules, the weights' text or the
+//! search that changes a move shows here. A deliberate change of play writes the new moves with
 //! `CUPZERO_BLESS=1 cargo test --release --test exported_moves`.
 
 mod common;
 
+use bots::bot::{net_agent, Contest};
+use bots::connect4::Connect4;
+use bots::game::Game;
+use bots::nn::Mlp;
+use bots::uttt::Uttt;
 use common::{one_at_a_time, run, temp_dir};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The moves of `games` judged games of the exported bot against itself, one game a line.
-fn exported_self_play(game: &str, extra_judge_args: &[&str], games: usize) -> String {
-    let dir = temp_dir(&format!("moves-{game}"));
+/// The moves of `games` judged games of the exported bot against itself, one game a line, and
+/// the weights the file stores.
+fn exported_self_play(game: &str, extra_judge_args: &[&str], games: usize) -> (String, PathBuf) {
+    let dir = temp_dir(&format!("moves-{game}-{games}"));
     let source = dir.join("bot.rs");
     let binary = dir.join("bot");
+    let stored = std::env::temp_dir().join(format!("cupzero-test-stored-{game}-{games}-{}.czw", std::process::id()));
     // Ten times the clock for the bot and the judge: a capped search never meets its deadline.
-    let out = run(&["export", game, "--playouts", "200", "--time-scale", "10", "-o", source.to_str().unwrap()], "");
+    let out = run(&["export", game, "--playouts", "200", "--time-scale", "10", "--stored-weights", stored.to_str().unwrap(), "-o", source.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("limit 100000 characters on CodinGame") && report.contains("15 bits a character"), "{report}");
+    let text = std::fs::read_to_string(&source).unwrap();
+    assert!(bots::text::utf16_units(&text) <= 100_000, "CodinGame's count");
     let compiled = Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&binary).arg(&source).output().expect("rustc is needed for this test");
     assert!(compiled.status.success(), "rustc failed:\n{}", String::from_utf8_lossy(&compiled.stderr));
     let records = dir.join("games.jsonl");
@@ -40,7 +53,26 @@ fn exported_self_play(game: &str, extra_judge_args: &[&str], games: usize) -> St
         })
         .collect();
     let _ = std::fs::remove_dir_all(&dir);
-    moves.join("\n") + "\n"
+    (moves.join("\n") + "\n", stored)
+}
+
+/// The game the net bot's search (capped at 200 playouts, as exported) plays against itself
+/// in-process with the weights in `stored`: each move seen by both sides, as the protocol shows
+/// them.
+fn stored_weights_self_play<G: Contest>(stored: &Path) -> String {
+    let net = Mlp::from_bytes(&std::fs::read(stored).unwrap(), G::NAME).unwrap();
+    let mut sides = [net_agent::<G>(net.clone(), Some(200)).unwrap(), net_agent::<G>(net, Some(200)).unwrap()];
+    let mut state = G::new_game(&mut bots::rng::Rng::new(0));
+    let mut moves = Vec::new();
+    while !state.is_terminal() {
+        let action = sides[state.to_move() as usize].choose(&state, None);
+        for side in sides.iter_mut() {
+            side.observe(action);
+        }
+        moves.push(G::format_action(action));
+        state.apply(action);
+    }
+    moves.join(" ") + "\n"
 }
 
 fn check(game: &str, moves: &str) {
@@ -55,15 +87,21 @@ fn check(game: &str, moves: &str) {
 }
 
 #[test]
-fn the_exported_ultimate_tic_tac_toe_bot_plays_its_kept_moves() {
+fn the_exported_ultimate_tic_tac_toe_bot_plays_its_stored_weights_and_kept_moves() {
     let _serial = one_at_a_time();
     // Seats swap between the two games, but a bot against itself replays one game: one is enough.
-    check("uttt", &exported_self_play("uttt", &[], 1));
+    let (moves, stored) = exported_self_play("uttt", &[], 1);
+    assert_eq!(moves, stored_weights_self_play::<Uttt>(&stored), "the exported bot plays the weights it stores");
+    let _ = std::fs::remove_file(&stored);
+    check("uttt", &moves);
 }
 
 #[test]
-fn the_exported_connect4_bot_plays_its_kept_moves() {
+fn the_exported_connect4_bot_plays_its_stored_weights_and_kept_moves() {
     let _serial = one_at_a_time();
-    // Two random openings of four plies.
-    check("connect4", &exported_self_play("connect4", &["--opening-plies", "4"], 4));
+    let (moves, stored) = exported_self_play("connect4", &[], 1);
+    assert_eq!(moves, stored_weights_self_play::<Connect4>(&stored), "the exported bot plays the weights it stores");
+    let _ = std::fs::remove_file(&stored);
+    // And two random openings of four plies.
+    check("connect4", &exported_self_play("connect4", &["--opening-plies", "4"], 4).0);
 }
