@@ -296,7 +296,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
                 packed.len(),
                 net.num_parameters(),
                 layout_name(&layout, hidden_layers),
-                if rule.alphabet() == Alphabet::Wide { "15" } else { "6.5" },
+                rule.alphabet().bits_per_character(),
             );
             if let Some(stored) = &args.stored_weights {
                 write_file(stored, &packed)?;

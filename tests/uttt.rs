@@ -1,4 +1,4 @@
-//! Ultimate tic-tac-toe end to end: the shipped net's export fits CodinGame's 100,000 bytes,
+//! Ultimate tic-tac-toe end to end: the shipped net's export fits CodinGame's 100,000 characters,
 //! compiles with plain rustc and plays legal games on the clock through the judge, both seats;
 //! the classic bot does the same; garbage gets one error line.
 
@@ -13,9 +13,9 @@ fn the_net_bot_exports_under_the_limit_and_plays_on_the_clock() {
     let source = dir.join("bot.rs");
     let out = run(&["export", "uttt", "-o", source.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let size = std::fs::metadata(&source).unwrap().len();
-    assert!(size <= 100_000, "{size} bytes");
     let text = std::fs::read_to_string(&source).unwrap();
+    let characters = bots::text::utf16_units(&text);
+    assert!(characters <= 100_000, "{characters} characters (UTF-16 units)");
     assert!(text.contains("const WEIGHTS: &str") && !text.contains("connect4") && !text.contains("DecisivePlayouts"), "only the net bot's modules travel");
     let (report, records) = compile_judge_and_feed_garbage(&source, "uttt", "uct", "1", 2, "the opponent's last action");
     assert!(report.contains("games: 2"), "{report}");

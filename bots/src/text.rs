@@ -38,6 +38,12 @@ impl Alphabet {
     }
 
     /// Bits per group of characters, and characters per group.
+    /// Bits carried by one character: 6.5 or 15.
+    pub fn bits_per_character(self) -> f64 {
+        let (bits, chars) = self.group();
+        bits as f64 / chars as f64
+    }
+
     fn group(self) -> (u32, usize) {
         match self {
             Alphabet::Ascii => (13, 2),
