@@ -216,6 +216,7 @@ fn platform_name(p: Platform) -> &'static str {
 
 fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Result<()> {
     args.clock.safety()?;
+    let rule = SizeRule::of(G::PLATFORM, args.count)?;
     if let Some(platform) = args.platform.map(PlatformArg::platform) {
         if platform != G::PLATFORM {
             bail!("{} is played on {}, not {}", G::NAME, platform_name(G::PLATFORM), platform_name(platform));
@@ -254,7 +255,6 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     let code = bundle_bots(module, &main_text, BundledEngine::Net).and_then(|c| shorten(&c)).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
     let code = prune_unused(&code, &format!("const WEIGHTS:&str=\"\";{}", if book.is_some() { "const BOOK:&str=\"\";" } else { "" }));
     let widths: Vec<String> = std::iter::once(net.num_features()).chain(net.hidden_widths()).map(|w| w.to_string()).collect();
-    let rule = SizeRule::of(G::PLATFORM, args.count)?;
     let (limit, unit) = (rule.limit, rule.unit());
     let accepted = if args.over_limit { usize::MAX } else { limit };
     let mut smallest = None;
@@ -327,6 +327,7 @@ fn export_classic<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) 
     if !G::has_classic_bot() {
         bail!("{} has no classic bot; nothing written", G::NAME);
     }
+    let rule = SizeRule::of(G::PLATFORM, args.count)?;
     let main_text = format!(
         "fn main() {{\n    std::process::exit(classic::exported_classic_main::<{type_path}>(time::Safety::new({:?}, {}), {:?}));\n}}\n",
         args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale
@@ -341,7 +342,6 @@ fn export_classic<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) 
         args.output.file_name().map_or("bot.rs".into(), |n| n.to_string_lossy()),
     );
     let text = format!("{header}{code}");
-    let rule = SizeRule::of(G::PLATFORM, args.count)?;
     if rule.measure(&text) > rule.limit {
         bail!("{} is over the {} limit of {} {}; nothing written", both_counts(&text), platform_name(G::PLATFORM), rule.limit, rule.unit());
     }
