@@ -251,7 +251,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
         ),
     };
     // The book, like the weights, is a constant after the code: each measured on its own.
-    let book_text = book.as_ref().map_or(String::new(), |b| format!("const BOOK: &str = \"{}\";\n", b.to_compact()));
+    let book_text = book.as_ref().map_or(String::new(), |b| format!("const BOOK: &str = \"{}\";\n", bytes_to_text(&b.to_packed::<G>(), rule.alphabet(), 1000)));
     let code = bundle_bots(module, &main_text, BundledEngine::Net).and_then(|c| shorten(&c)).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
     let code = prune_unused(&code, &format!("const WEIGHTS:&str=\"\";{}", if book.is_some() { "const BOOK:&str=\"\";" } else { "" }));
     let widths: Vec<String> = std::iter::once(net.num_features()).chain(net.hidden_widths()).map(|w| w.to_string()).collect();

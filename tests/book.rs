@@ -27,9 +27,12 @@ fn an_exported_connect4_bot_plays_its_book_move() {
     let out = run(&["export", "connect4", "--checkpoint", &shipped("connect4"), "--book", book.to_str().unwrap(), "--platform", "codingame", "-o", source.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let code = std::fs::read_to_string(&source).unwrap();
-    let compact = Book::parse(&text, "connect4").unwrap().to_compact();
+    // The book travels packed, in the weights' wide alphabet: 6 bytes a position, 3.2 characters.
+    let packed = Book::parse(&text, "connect4").unwrap().to_packed::<Connect4>();
+    let embedded = bots::text::bytes_to_text(&packed, bots::text::Alphabet::Wide, 1000);
     let characters = bots::text::utf16_units(&code);
-    assert!(characters <= 100_000 && code.contains(&compact), "{characters} characters, the book {compact} embedded");
+    assert!(characters <= 100_000 && code.contains(&format!("const BOOK: &str = \"{embedded}\";")), "{characters} characters, the book {embedded} embedded");
+    assert!(embedded.chars().count() <= "19=".len() + 11, "3 positions in {embedded}");
     let (report, records) = compile_judge_and_feed_garbage(&source, "connect4", "random", "1", 2, "myId oppId");
     assert!(report.contains("games: 2"), "{report}");
     // As the first player the bot opens with the book's move for the empty board.

@@ -4,9 +4,14 @@
 //!
 //! Text form, one entry a line: the position's key (16 hex digits: the smallest
 //! [`Game::hash`] over its symmetric copies) and the action in that copy's frame (decimal).
-//! Lines starting with `#` are comments; `game NAME` names the game. In an exported bot the
-//! entries are joined by `;` on one line, each key cut to its first [`COMPACT_KEY_DIGITS`]
-//! digits: a key with fewer than 16 digits matches every position whose key starts with them.
+//! Lines starting with `#` are comments; `game NAME` names the game. A key with fewer than 16
+//! digits matches every position whose key starts with them.
+//!
+//! An exported bot carries the packed form ([`Book::to_packed`]), written in the weights' text
+//! alphabet ([`crate::text`]): each key cut to its first [`COMPACT_KEY_DIGITS`] digits (5 bytes),
+//! its action in 1 byte (2 where the game has more than 256 actions). 6 bytes are 3.2
+//! characters on CodinGame (15 bits a character) and 7.4 on CodeCup (ASCII), where the text
+//! form took 13.
 
 use crate::agent::Agent;
 use crate::bot::{net_agent, run_bot, Contest, Platform};
@@ -137,10 +142,43 @@ impl Book {
         text
     }
 
-    /// The entries on one line with their keys cut short, as an exported bot embeds them.
-    pub fn to_compact(&self) -> String {
+    /// The form an exported bot embeds: the key digits kept (one byte), then each entry as its
+    /// key's first [`COMPACT_KEY_DIGITS`] hex digits (5 bytes, most significant first) and its
+    /// action ([`packed_action_bytes`] bytes, least significant first).
+    pub fn to_packed<G: Game>(&self) -> Vec<u8> {
         let digits = COMPACT_KEY_DIGITS.min(self.key_digits);
-        self.entries.iter().map(|&(key, action)| Self::entry_text(key, action, digits)).collect::<Vec<_>>().join(";")
+        let mut bytes = vec![digits as u8];
+        for &(key, action) in &self.entries {
+            bytes.extend_from_slice(&key.to_be_bytes()[..5]);
+            bytes.extend_from_slice(&action.to_le_bytes()[..packed_action_bytes::<G>()]);
+        }
+        bytes
+    }
+
+    /// Reads what [`Book::to_packed`] wrote.
+    pub fn from_packed<G: Game>(bytes: &[u8]) -> Result<Book, String> {
+        let width = 5 + packed_action_bytes::<G>();
+        match bytes.split_first() {
+            Some((&digits, body)) if (1..=COMPACT_KEY_DIGITS as u8).contains(&digits) && body.len() % width == 0 => {
+                let entries = body
+                    .chunks(width)
+                    .map(|e| (e[..5].iter().fold(0u64, |k, &b| k << 8 | b as u64) << 24, e[5..].iter().rev().fold(0, |a, &b| a << 8 | b as Action)))
+                    .collect();
+                let mut book = Book { entries, key_digits: digits as usize };
+                book.settle();
+                Ok(book)
+            }
+            _ => Err(format!("a damaged book of {} bytes", bytes.len())),
+        }
+    }
+}
+
+/// Bytes an action takes in [`Book::to_packed`].
+pub fn packed_action_bytes<G: Game>() -> usize {
+    if G::NUM_ACTIONS <= 256 {
+        1
+    } else {
+        2
     }
 }
 
@@ -213,7 +251,7 @@ impl<G: Game> Agent<G> for BookAgent<G> {
 }
 
 /// `main` of an exported bot with a book: [`crate::bot::exported_main`], the book
-/// (`Book::to_compact`) played before any search. Written out rather than through a shared
+/// (`Book::to_packed`, as text) played before any search. Written out rather than through a shared
 /// helper taking a closure: that helper cost Connect 4's export enough bytes to push its
 /// weights from 10 to 9 bits under CodinGame's 100,000-byte limit.
 pub fn exported_main_with_book<G: Contest>(weights_text: &str, book_text: &str, safety: Safety, time_scale: f64, playouts: Option<u64>) -> i32 {
@@ -221,7 +259,7 @@ pub fn exported_main_with_book<G: Contest>(weights_text: &str, book_text: &str, 
         .and_then(|bytes| Mlp::from_bytes(&bytes, G::NAME))
         .map_err(|e| e.to_string())
         .and_then(|net| net_agent::<G>(net, playouts))
-        .and_then(|agent| Book::parse(book_text, G::NAME).map(|book| BookAgent::new(book, agent)))
+        .and_then(|agent| text_to_bytes(book_text).map_err(|e| e.to_string()).and_then(|b| Book::from_packed::<G>(&b)).map(|book| BookAgent::new(book, agent)))
         .map(|agent| if G::PLATFORM == Platform::CodinGame { agent.thinking_on_book_moves() } else { agent })
         .and_then(|mut agent| run_bot::<G>(&mut agent, safety, time_scale, false).map_err(|e| e.to_string()));
     match result {
@@ -266,19 +304,43 @@ mod tests {
         }
         assert_eq!(book.len(), 3);
         assert_eq!(Book::parse(&book.to_text("connect4", "test"), "connect4").unwrap(), book);
-        // The compact form keeps 40 bits of each key and still finds every move.
-        let compact = Book::parse(&book.to_compact(), "connect4").unwrap();
-        assert_eq!(book.to_compact().split(';').next().unwrap().split(' ').next().unwrap().len(), COMPACT_KEY_DIGITS);
+        // The packed form keeps 40 bits of each key, 6 bytes an entry, and still finds every move.
+        let packed = book.to_packed::<Connect4>();
+        assert_eq!(packed.len(), 1 + 3 * 6);
+        let compact = Book::from_packed::<Connect4>(&packed).unwrap();
         let mut state = Connect4::new_game(&mut Rng::new(0));
         for column in [0, 3, 5] {
             assert_eq!(compact.lookup(&state), Some(column));
             state.apply(column);
         }
         assert_eq!(compact.lookup(&state), None);
-        assert_eq!(Book::parse(&compact.to_compact(), "connect4").unwrap(), compact);
+        assert_eq!(Book::from_packed::<Connect4>(&compact.to_packed::<Connect4>()).unwrap(), compact);
         assert_eq!(Book::parse(&compact.to_text("connect4", ""), "connect4").unwrap(), compact);
+        assert_eq!(compact.to_text("connect4", "").lines().nth(2).unwrap().split(' ').next().unwrap().len(), COMPACT_KEY_DIGITS);
+        // A damaged packed book is an error: no entries, a part entry, a key of no digits.
+        assert!(Book::from_packed::<Connect4>(&[]).unwrap_err().starts_with("a damaged book"));
+        assert!(Book::from_packed::<Connect4>(&packed[..packed.len() - 1]).is_err());
+        let mut no_digits = packed.clone();
+        no_digits[0] = 0;
+        assert!(Book::from_packed::<Connect4>(&no_digits).is_err());
         assert_eq!(Book::parse("game zuniq\n", "connect4").unwrap_err(), "a zuniq book, not connect4");
         assert!(Book::parse("12ab\n", "connect4").unwrap_err().starts_with("entry 1: expected a hex key"));
+    }
+
+    /// A game of more than 256 actions packs each in two bytes, and reads them back.
+    #[test]
+    fn wide_actions_pack_in_two_bytes() {
+        use crate::blackhole::BlackHole;
+        let state = BlackHole::new_game(&mut Rng::new(4));
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        let wide = legal.iter().copied().max().unwrap();
+        assert!(wide > 255 && packed_action_bytes::<BlackHole>() == 2);
+        let mut book = Book::default();
+        book.insert(&state, wide);
+        let packed = book.to_packed::<BlackHole>();
+        assert_eq!(packed.len(), 1 + 7);
+        assert_eq!(Book::from_packed::<BlackHole>(&packed).unwrap().lookup(&state), Some(wide));
     }
 
     /// The book answers at once where it knows the position and hands over elsewhere.

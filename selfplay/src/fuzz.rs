@@ -438,11 +438,18 @@ impl FuzzTarget for BookTarget {
     fn seeds(&self) -> Vec<Vec<u8>> {
         let shipped = include_str!("../../checkpoints/zuniq/opening-book.txt");
         let head: String = shipped.lines().take(24).map(|l| format!("{l}\n")).collect();
-        let compact = Book::parse(&head, BookGame::NAME).expect("the shipped book reads").to_compact();
-        vec![head.into_bytes(), compact.into_bytes()]
+        let packed = Book::parse(&head, BookGame::NAME).expect("the shipped book reads").to_packed::<BookGame>();
+        vec![head.into_bytes(), bytes_to_text(&packed, Alphabet::Wide, 0).into_bytes(), bytes_to_text(&packed, Alphabet::Ascii, 0).into_bytes()]
     }
     fn check(&self, input: &[u8]) -> Result<(), String> {
-        let book = match Book::parse(&String::from_utf8_lossy(input), BookGame::NAME) {
+        // An exported bot's reader (the packed form as text) where the input reads as such a
+        // text, the book file's reader otherwise.
+        let text = String::from_utf8_lossy(input);
+        let read = match text_to_bytes(&text) {
+            Ok(bytes) => Book::from_packed::<BookGame>(&bytes),
+            Err(_) => Book::parse(&text, BookGame::NAME),
+        };
+        let book = match read {
             Ok(book) => book,
             Err(message) => return one_line(&message),
         };
