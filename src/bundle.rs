@@ -117,9 +117,16 @@ fn lex(src: &str) -> Result<Lexed, String> {
     Ok(out)
 }
 
-/// Drops every item marked `#[cfg(test)]`.
+/// Drops every item marked `#[cfg(test)]`, and every item marked `#[cfg(not(bundle))]`: what
+/// the library's tools need (a book's text reader, say) and no exported bot does. In a cargo
+/// build `bundle` is never set, so those items are always there; in a bundle they are not.
 fn strip_tests(l: &mut Lexed) -> Result<(), String> {
-    let marker: Vec<char> = "#[cfg(test)]".chars().collect();
+    strip_marked(l, "#[cfg(test)]")?;
+    strip_marked(l, "#[cfg(not(bundle))]")
+}
+
+fn strip_marked(l: &mut Lexed, marker: &str) -> Result<(), String> {
+    let marker: Vec<char> = marker.chars().collect();
     loop {
         let found = (0..l.chars.len().saturating_sub(marker.len())).find(|&i| !l.literal[i] && l.chars[i..i + marker.len()] == marker[..]);
         let Some(start) = found else { return Ok(()) };
@@ -127,7 +134,7 @@ fn strip_tests(l: &mut Lexed) -> Result<(), String> {
         let mut depth = 0usize;
         let end = loop {
             if i >= l.chars.len() {
-                return Err("unterminated #[cfg(test)] item".into());
+                return Err(format!("unterminated {} item", marker.iter().collect::<String>()));
             }
             if !l.literal[i] {
                 match l.chars[i] {
@@ -668,6 +675,14 @@ mod tests {
         let out = clean(src);
         assert!(out.contains("fn keep()") && out.contains("fn also_keep()"), "{out}");
         assert!(!out.contains("tests") && !out.contains("x::y"), "{out}");
+    }
+
+    #[test]
+    fn items_only_the_tools_need_are_removed() {
+        let src = "impl Book {\n    #[cfg(not(bundle))]\n    pub fn parse(t: &str) -> Book { let b = \"}\"; Book }\n    pub fn lookup(&self) {}\n}\n#[cfg(not(bundle))]\nimpl Default for Book { fn default() -> Self { Book } }\n#[cfg(not(bundled))]\nfn other_cfg_stays() {}\n";
+        let out = clean(src);
+        assert!(!out.contains("parse") && !out.contains("Default"), "{out}");
+        assert!(out.contains("pub fn lookup(&self){}") && out.contains("fn other_cfg_stays()"), "{out}");
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub struct Book {
     key_digits: usize,
 }
 
+#[cfg(not(bundle))]
 impl Default for Book {
     fn default() -> Self {
         Book { entries: Vec::new(), key_digits: 16 }
@@ -49,15 +50,18 @@ impl Book {
         u64::MAX << (64 - 4 * self.key_digits)
     }
 
+    #[cfg(not(bundle))]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    #[cfg(not(bundle))]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// Records `action` for `state` (replacing an earlier entry for that position).
+    #[cfg(not(bundle))]
     pub fn insert<G: Game>(&mut self, state: &G, action: Action) {
         let (key, sym) = canonical_key(state);
         let key = key & self.key_mask();
@@ -79,11 +83,13 @@ impl Book {
     }
 
     /// One entry's text: the key's first `digits` hex digits, then the action.
+    #[cfg(not(bundle))]
     fn entry_text(key: u64, action: Action, digits: usize) -> String {
         format!("{:01$x} {2}", key >> (64 - 4 * digits), digits, action)
     }
 
     /// Adds `other`'s entries (its move wins where both hold a position).
+    #[cfg(not(bundle))]
     pub fn merge(&mut self, other: Book) {
         self.key_digits = self.key_digits.min(other.key_digits);
         let key_mask = self.key_mask();
@@ -107,6 +113,7 @@ impl Book {
     }
 
     /// Reads the text form; `game` must match its `game` line when it has one.
+    #[cfg(not(bundle))]
     pub fn parse(text: &str, game: &str) -> Result<Book, String> {
         let mut entries = Vec::new();
         let mut digits = 16;
@@ -133,6 +140,7 @@ impl Book {
     }
 
     /// The text form: `game` line, then one entry a line.
+    #[cfg(not(bundle))]
     pub fn to_text(&self, game: &str, comment: &str) -> String {
         let mut text = format!("# cupzero opening book{}\ngame {game}\n", if comment.is_empty() { String::new() } else { format!(": {comment}") });
         for &(key, action) in &self.entries {
@@ -145,6 +153,7 @@ impl Book {
     /// The form an exported bot embeds: the key digits kept (one byte), then each entry as its
     /// key's first [`COMPACT_KEY_DIGITS`] hex digits (5 bytes, most significant first) and its
     /// action ([`packed_action_bytes`] bytes, least significant first).
+    #[cfg(not(bundle))]
     pub fn to_packed<G: Game>(&self) -> Vec<u8> {
         let digits = COMPACT_KEY_DIGITS.min(self.key_digits);
         let mut bytes = vec![digits as u8];
