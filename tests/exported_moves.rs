@@ -11,7 +11,6 @@ mod common;
 
 use bots::bot::{net_agent, Contest};
 use bots::connect4::Connect4;
-use bots::game::Game;
 use bots::nn::Mlp;
 use bots::uttt::Uttt;
 use common::{one_at_a_time, run, temp_dir};
