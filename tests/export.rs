@@ -60,7 +60,7 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
     let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "-o", dir.join("b.rs").to_str().unwrap()], "");
     let report = String::from_utf8_lossy(&out.stdout).to_string();
     // In CodinGame's 100,000 characters the shipped net fits as f16; under `--count bytes` as
-    // integers of 9 or 10 bits. Both are checked.
+    // integers of 8 to 10 bits (8 beside the tactical playouts' code). Both are checked.
     let bytes_report = {
         let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "--count", "bytes", "-o", dir.join("c.rs").to_str().unwrap()], "");
         String::from_utf8_lossy(&out.stdout).to_string()
@@ -72,10 +72,14 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
     let calibration = calibration_inputs::<Connect4>(CALIBRATION_POSITIONS, CALIBRATION_SEED);
     for dtype in [Storage::Int { bits }, Storage::F16] {
         let (agreement, mean_diff) = agreement_with_f32(&net, &vec![dtype; net.hidden.len()], &calibration, &test_positions);
-        // 9 or 10 bits a weight give 97 to 98% the same top move here (12 bits 99.8%): what
-        // that costs on the clock is judged (BENCHMARKS.md, Connect 4); a storage that damages
-        // the net fails here.
-        assert!(agreement >= 0.96, "{dtype:?}: policy argmax agrees on {:.2}% of the positions", 100.0 * agreement);
+        // 9 or 10 bits a weight give 97 to 98% the same top move here, 8 bits 94% (12 bits
+        // 99.8%, f16 all but a few): what that costs on the clock is judged (BENCHMARKS.md,
+        // Connect 4); a storage that damages the net fails here.
+        let floor = match dtype {
+            Storage::Int { bits: 8 } => 0.93,
+            _ => 0.96,
+        };
+        assert!(agreement >= floor, "{dtype:?}: policy argmax agrees on {:.2}% of the positions", 100.0 * agreement);
         assert!(mean_diff <= 0.05, "{dtype:?}: mean value difference {mean_diff:.4}");
     }
 }

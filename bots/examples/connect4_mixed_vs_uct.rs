@@ -1,7 +1,7 @@
 //! Experiment: the net bot with one tactical playout mixed into every leaf's value
 //! (`bots::connect4::playout`) against the UCT bot, both at fixed playouts a move, from the
 //! start position, both seats. `-- PAIRS PLAYOUTS UCT_PLAYOUTS WEIGHT`; environment `NET` (the
-//! weights, default the shipped net's). WEIGHT 0 is the exported bot's search.
+//! weights, default the shipped net's). WEIGHT 0 is the net alone; the exported bot mixes at `connect4::protocol::ROLLOUT_WEIGHT`.
 mod common;
 
 use bots::agent::{Agent, SearchAgent};
@@ -24,7 +24,7 @@ fn run() -> Result<(), String> {
     let net = Arc::new(Mlp::from_bytes(&bytes, "connect4").map_err(|e| format!("{path}: {e}"))?);
     let results = common::connect4_pairs(pairs, 0, |start, pair, seat| {
         let seed = 2 * pair as u64 + seat as u64;
-        let mut bot = mixed_agent(Arc::clone(&net), weight, Some(playouts), seed);
+        let mut bot = mixed_agent(Arc::clone(&net), bots::bot::net_search_config::<Connect4>(), weight, Some(playouts), seed);
         let mut uct = SearchAgent::new(Connect4::new(), MctsConfig::uct(), RolloutEvaluator::new(seed), Some(uct_playouts));
         let mut game = start.clone();
         while !game.is_terminal() {

@@ -1,11 +1,12 @@
-//! Tactical playouts, and a net bot that mixes one into every searched position's value.
-//! Measured and switched off (docs/lab/connect4.md, Tactical playouts in the net's value):
-//! the exported bot does not carry this module; `bots/examples/connect4_mixed_vs_uct.rs`
-//! plays it.
+//! Tactical playouts, and a net bot that mixes one into every searched position's value at a
+//! chosen weight. The exported bot mixes one at [`super::protocol::ROLLOUT_WEIGHT`]
+//! (docs/lab/connect4.md, Tactical playouts in the net's value);
+//! `bots/examples/connect4_mixed_vs_uct.rs` plays other weights.
 
 use super::{threat_cells, Connect4, BOARD_MASK, BOTTOM};
 use crate::agent::{Agent, SearchAgent};
-use crate::bot::{net_search_config, Contest};
+use crate::bot::Contest;
+use crate::mcts::MctsConfig;
 use crate::game::Game;
 use crate::net_eval::NetEvaluator;
 use crate::nn::Mlp;
@@ -57,11 +58,11 @@ impl Playout for Connect4 {
     }
 }
 
-/// The net bot's search (both views averaged, the exported bot's PUCT settings) with each
-/// leaf's value `(1 - rollout_weight) * net + rollout_weight * one tactical playout`.
-pub fn mixed_agent(net: Arc<Mlp>, rollout_weight: f32, playouts: Option<u64>, seed: u64) -> Box<dyn Agent<Connect4>> {
+/// The net bot's search with `config` (both views averaged) and each leaf's value
+/// `(1 - rollout_weight) * net + rollout_weight * one tactical playout`.
+pub fn mixed_agent(net: Arc<Mlp>, config: MctsConfig, rollout_weight: f32, playouts: Option<u64>, seed: u64) -> Box<dyn Agent<Connect4>> {
     let views = NetEvaluator::averaged(net, Connect4::AVERAGED_VIEWS);
-    Box::new(SearchAgent::new(Connect4::new(), net_search_config::<Connect4>(), MixedEvaluator::new(views, seed, rollout_weight), playouts))
+    Box::new(SearchAgent::new(Connect4::new(), config, MixedEvaluator::new(views, seed, rollout_weight), playouts))
 }
 
 #[cfg(test)]

@@ -12,16 +12,28 @@ use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
 use crate::codingame::{read_valid_actions, CodinGame, Turn};
 use crate::game::{Action, Game, Player};
+use crate::mcts::MctsConfig;
+use crate::nn::Mlp;
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// The weight of one tactical playout's result ([`super::playout`]) in the net bot's value,
+/// beside the net's (0: the net alone). Judged on the clock: docs/lab/connect4.md, Tactical
+/// playouts in the net's value.
+pub const ROLLOUT_WEIGHT: f32 = 0.25;
 
 impl Contest for Connect4 {
     const PLATFORM: Platform = Platform::CodinGame;
     /// The position and its mirror image (docs/lab/connect4.md, A bot that
     /// beats alpha-beta searchers).
     const AVERAGED_VIEWS: usize = 2;
+
+    fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
+        super::playout::mixed_agent(net, config, ROLLOUT_WEIGHT, playouts, crate::rollout::playout_seed(playouts))
+    }
 
     fn clock(time_scale: f64) -> Clock {
         crate::codingame::clock(time_scale)
