@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// The weight of a decisive playout's result in the net bot's value, beside the net's (0: the
 /// net alone). Judged on the clock: BENCHMARKS.md, Ultimate tic-tac-toe.
-pub const ROLLOUT_WEIGHT: f32 = 0.5;
+pub const ROLLOUT_WEIGHT: f32 = 0.25;
 
 impl Contest for Uttt {
     const PLATFORM: Platform = Platform::CodinGame;
