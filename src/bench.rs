@@ -48,6 +48,15 @@ pub struct BenchArgs {
     /// and untimed, so that a sampling profiler sees only it (`scripts/profile-playouts`).
     #[arg(long, requires = "weights")]
     pub search_only: bool,
+    /// With --weights: the submission's search on positions along one game, thinking this many
+    /// milliseconds a move, with each CPU level's kernels in turn (AVX2, AVX, SSE2 alone; as
+    /// `export --cpu` caps them), alternating: median playouts a second at each level, and the
+    /// median ratio to the best level's on the same move.
+    #[arg(long, requires = "weights", value_name = "MS")]
+    pub cpu_compare: Option<u64>,
+    /// Cap the kernels at this CPU level for every measurement (as `export --cpu` does).
+    #[arg(long, value_enum, default_value = "any")]
+    pub cpu: crate::export::CpuArg,
     /// Instead, measure the classic bot: one game against itself with this many milliseconds
     /// a move (its search speed and, for Connect 4, the depth reached).
     #[arg(long)]
@@ -76,6 +85,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         bail!("--seconds must be in (0, 3600), got {}", args.seconds);
     }
     let period = Duration::from_secs_f64(args.seconds);
+    bots::cpu::set_cap(args.cpu.cap());
     if let Some(ms) = args.classic_ms {
         return dispatch!(args.game, G => bench_classic::<G>(ms));
     }
@@ -85,6 +95,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     dispatch!(args.game, G => {
         match &args.weights {
             Some(path) if args.search_only => search_only::<G>(path, period)?,
+            Some(path) if args.cpu_compare.is_some() => cpu_compare::<G>(path, Duration::from_millis(args.cpu_compare.unwrap_or(100)), period)?,
             Some(path) => {
                 bench_game::<G>(period);
                 bench_net::<G>(path, period, &args.positions)?;
@@ -107,6 +118,75 @@ fn search_only<G: Contest>(path: &std::path::Path, period: Duration) -> Result<(
         mcts.tree_size(),
         mcts.tree_bytes() >> 20
     );
+    Ok(())
+}
+
+/// The submission's playouts a second at each CPU level the machine has, on positions along
+/// one game of the net (100 playouts a move), each level in turn on every position, rounds
+/// repeated until `period` is spent (three at least).
+fn cpu_compare<G: Contest>(path: &std::path::Path, think: Duration, period: Duration) -> Result<()> {
+    use bots::cpu::{detected, set_cap, Cpu};
+    let net = Arc::new(selfplay::train::load_weights::<G>(path)?);
+    let mut positions = Vec::new();
+    let mut mcts = Mcts::new(G::new_game(&mut Rng::new(5)), bots::bot::net_search_config::<G>());
+    let mut evaluator = NetEvaluator::new(Arc::clone(&net));
+    while !mcts.root_state().is_terminal() {
+        positions.push(mcts.root_state().clone());
+        mcts.search(&mut evaluator, &SearchLimits::playouts(100));
+        let action = mcts.best_action().expect("a move");
+        mcts.advance(action);
+    }
+    // Eight positions spread over the game.
+    let step = (positions.len() / 8).max(1);
+    let positions: Vec<G> = positions.into_iter().step_by(step).take(8).collect();
+    let levels: Vec<Cpu> = Cpu::ALL.iter().rev().copied().filter(|&c| c <= detected()).collect();
+    // Per level, each move's playouts a second, and the ratio to the first level's on the same
+    // move (moves whose search stopped early, proven, are left out).
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); levels.len()];
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); levels.len()];
+    let start = Instant::now();
+    let mut rounds = 0;
+    while rounds < 3 || start.elapsed() < period {
+        for state in &positions {
+            let mut move_rates = Vec::new();
+            for &level in &levels {
+                set_cap(level);
+                let mut agent = G::bot_agent(Arc::clone(&net), bots::bot::net_search_config::<G>(), None);
+                let begin = Instant::now();
+                agent.choose(state, Some(begin + think));
+                let took = begin.elapsed();
+                move_rates.push((took >= think).then(|| agent.last_playouts().unwrap_or(0) as f64 / took.as_secs_f64()));
+            }
+            if move_rates.iter().all(Option::is_some) {
+                let move_rates: Vec<f64> = move_rates.into_iter().flatten().collect();
+                for l in 0..levels.len() {
+                    rates[l].push(move_rates[l]);
+                    ratios[l].push(move_rates[l] / move_rates[0]);
+                }
+            }
+        }
+        rounds += 1;
+    }
+    set_cap(Cpu::Avx2);
+    if rates[0].is_empty() {
+        bail!("every search stopped before its {} ms (proven): nothing to compare", think.as_millis());
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for l in 0..levels.len() {
+        println!(
+            "{}: the submission's search with {:>8} kernels: {:.0} playouts/s, {:.2}x the {}'s (medians over {} moves of {} ms)",
+            G::NAME,
+            levels[l].name(),
+            median(&mut rates[l]),
+            median(&mut ratios[l]),
+            levels[0].name(),
+            rates[l].len(),
+            think.as_millis(),
+        );
+    }
     Ok(())
 }
 

@@ -6,6 +6,7 @@ pub use crate::engine::ExportEngine;
 use anyhow::{bail, Context, Result};
 use crate::book::read_book;
 use bots::bot::Platform;
+use bots::cpu::Cpu;
 use bots::classic::Classic;
 use bots::nn::{Mlp, Storage};
 use bots::nn_write::{layout_name, to_bytes_calibrated_by_layer, Describe};
@@ -25,6 +26,29 @@ impl PlatformArg {
         match self {
             PlatformArg::Codingame => Platform::CodinGame,
             PlatformArg::Codecup => Platform::CodeCup,
+        }
+    }
+}
+
+/// The most the bot's vector kernels may use, whatever the CPU it runs on has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CpuArg {
+    /// The best the CPU has, found at run time.
+    Any,
+    /// AVX2 at most (what CodinGame's judges have).
+    Avx2,
+    /// AVX at most, no AVX2 (what CodeCup's server has).
+    Avx,
+    /// SSE2 alone: any x86-64 CPU.
+    Baseline,
+}
+
+impl CpuArg {
+    pub fn cap(self) -> Cpu {
+        match self {
+            CpuArg::Any | CpuArg::Avx2 => Cpu::Avx2,
+            CpuArg::Avx => Cpu::Avx,
+            CpuArg::Baseline => Cpu::Baseline,
         }
     }
 }

@@ -106,7 +106,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
 
     fn proved_win(&self) -> bool {
         let mover = self.mcts.root_state().to_move();
-        self.mcts.root_proven().is_some_and(|v| v[mover] >= 1.0)
+        self.mcts.root_proven().map_or(false, |v| v[mover] >= 1.0)
     }
 
     fn last_report(&self) -> String {

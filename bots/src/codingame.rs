@@ -52,7 +52,7 @@ pub trait CodinGame: Game {
     /// the first), then the valid actions ([`read_valid_actions`]); the position is `followed`
     /// with that move played. A game that sends the position itself reads it here.
     fn read_turn<R: BufRead>(reader: &mut LineReader<R>, followed: &Self) -> Result<Option<Turn<Self>>, ProtocolError> {
-        let Some(line) = reader.next_line()?.map(|l| l.trim().to_string()) else { return Ok(None) };
+        let line = match reader.next_line()?.map(|l| l.trim().to_string()) { Some(v) => v, None => return Ok(None) };
         let start = Instant::now();
         let mut state = followed.clone();
         let previous = read_move_text::<Self, R>(reader, &line, "the opponent's last action")?;

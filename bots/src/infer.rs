@@ -18,8 +18,11 @@
 //! - **The policy over the asked actions only**: a search needs the logits of the legal moves,
 //!   not the whole head. The head is computed either row by row over the active hidden units or
 //!   as one dot product per asked action, whichever takes fewer operations.
-//! - AVX2 is chosen at run time; the portable code gives the same results everywhere else.
+//! - **Kernels by CPU** ([`crate::cpu`]): 256-bit AVX2, or 128-bit SSE2 (every x86-64 has
+//!   it; compiled with AVX's encodings where the CPU has AVX, as CodeCup's has), chosen at run
+//!   time; plain code elsewhere. All give the same integers.
 
+use crate::cpu::Cpu;
 use crate::game::Action;
 use crate::nn::{Dense, Mlp, VALUE_OUTPUTS};
 
@@ -30,6 +33,18 @@ pub const ACTIVATION_SHIFT: u32 = 8;
 const INPUT_LIMIT: f32 = 31.0;
 /// Output units are padded to a multiple of this (one AVX2 register of i32 sums).
 const LANES: usize = 8;
+
+/// `n / d` rounded up (`usize::div_ceil` is newer than the bots' compiler floor).
+#[inline(always)]
+fn ceil_div(n: usize, d: usize) -> usize {
+    (n + d - 1) / d
+}
+
+/// `n` rounded up to a multiple of `d`.
+#[inline(always)]
+fn round_up(n: usize, d: usize) -> usize {
+    ceil_div(n, d) * d
+}
 
 /// A layer in integers: weights `round(w * 2^shift)`, biases at the scale of its sums.
 #[derive(Clone, Debug)]
@@ -53,7 +68,7 @@ impl IntLayer {
     /// `input_scale + shift`); `input_limit` bounds their integer magnitude.
     fn new(dense: &Dense, input_scale: u32, input_limit: f64) -> IntLayer {
         let (inputs, outputs) = (dense.inputs, dense.outputs);
-        let padded = outputs.div_ceil(LANES) * LANES;
+        let padded = round_up(outputs, LANES);
         let max_weight = dense.weights.iter().fold(0.0f64, |m, &w| m.max(w.abs() as f64));
         // The largest sum any inputs can give, in units of the weights' scale.
         let worst = (0..outputs)
@@ -75,13 +90,13 @@ impl IntLayer {
         for o in 0..outputs {
             bias[o] = (dense.bias[o] as f64 * 2f64.powi((shift + input_scale) as i32)).round() as i32;
         }
-        let mut pairs = vec![0i16; inputs.div_ceil(2) * padded * 2];
+        let mut pairs = vec![0i16; ceil_div(inputs, 2) * padded * 2];
         for i in 0..inputs {
             for o in 0..padded {
                 pairs[((i / 2) * padded + o) * 2 + i % 2] = rows[i * padded + o];
             }
         }
-        let stride = inputs.div_ceil(16) * 16;
+        let stride = round_up(inputs, 16);
         let mut columns = vec![0i16; outputs * stride];
         for o in 0..outputs {
             for i in 0..inputs {
@@ -96,7 +111,7 @@ impl IntLayer {
     }
 
     fn column(&self, output: usize) -> &[i16] {
-        let stride = self.inputs.div_ceil(16) * 16;
+        let stride = round_up(self.inputs, 16);
         &self.columns[output * stride..(output + 1) * stride]
     }
 }
@@ -137,20 +152,29 @@ pub struct Workspace {
     net: u64,
     slots: Vec<Accumulator>,
     changes: Vec<(u16, f32, f32)>,
+    /// The first layer's update, sorted: rows to add (an input from 0 to 1), to take away
+    /// (from 1 to 0), and inputs whose row is scaled (`(input, old, new)`).
+    plus: Vec<u32>,
+    minus: Vec<u32>,
+    scaled: Vec<(u32, f32, f32)>,
     activations: Vec<i16>,
     sums: Vec<i32>,
-    /// Bit k: activations 2k and 2k + 1 are not both zero.
-    active_pairs: Vec<u64>,
+    /// The pairs of activations `(2k, 2k + 1)` that are not both zero: `k` and both packed
+    /// in one i32 (`a[2k]` in the low half), as `madd` reads them.
+    active_pairs: Vec<(u32, i32)>,
     /// Evaluations whose first layer was updated from the slot's last position, and computed
     /// afresh (for the profile).
     pub incremental: u64,
     pub refreshed: u64,
 }
 
-#[cfg(target_arch = "x86_64")]
-fn has_avx2() -> bool {
-    std::is_x86_feature_detected!("avx2")
-}
+/// Which kernels an evaluation runs (a const parameter, so each is compiled on its own).
+const PLAIN: u8 = 0;
+/// 128-bit SSE2: x86-64's baseline.
+const SSE: u8 = 1;
+/// SSE2's integer kernels, float loops in AVX's 256-bit registers.
+const AVX: u8 = 2;
+const AVX2: u8 = 3;
 
 impl QuantNet {
     pub fn new(net: &Mlp) -> QuantNet {
@@ -189,12 +213,15 @@ impl QuantNet {
         assert!(logits.len() >= actions.len() && actions.iter().all(|&a| (a as usize) < self.actions), "actions outside the policy head");
         #[cfg(target_arch = "x86_64")]
         {
-            if has_avx2() {
-                // SAFETY: the CPU has just been checked for the feature the function enables.
-                return unsafe { self.evaluate_avx2(work, slot, features, actions, logits) };
-            }
+            // SAFETY: `cpu::level` is at most what the CPU has, and each function enables no more.
+            return match crate::cpu::level() {
+                Cpu::Avx2 => unsafe { self.evaluate_avx2(work, slot, features, actions, logits) },
+                Cpu::Avx => unsafe { self.evaluate_avx(work, slot, features, actions, logits) },
+                Cpu::Baseline => self.evaluate_with::<SSE>(work, slot, features, actions, logits),
+            };
         }
-        self.evaluate_with::<false>(work, slot, features, actions, logits)
+        #[allow(unreachable_code)]
+        self.evaluate_with::<PLAIN>(work, slot, features, actions, logits)
     }
 
     /// The value alone: the same numbers as [`QuantNet::evaluate`]'s.
@@ -212,41 +239,47 @@ impl QuantNet {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn evaluate_avx2(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
-        self.evaluate_with::<true>(work, slot, features, actions, logits)
+        self.evaluate_with::<AVX2>(work, slot, features, actions, logits)
+    }
+
+    /// The 128-bit kernels with AVX's encodings (and the plain loops vectorised for it).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,sse4.2,popcnt")]
+    unsafe fn evaluate_avx(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        self.evaluate_with::<AVX>(work, slot, features, actions, logits)
     }
 
     #[inline(always)]
-    fn evaluate_with<const AVX2: bool>(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
-        self.trunk::<AVX2>(work, slot, features);
+    fn evaluate_with<const K: u8>(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
+        self.trunk::<K>(work, slot, features);
         let Workspace { activations, sums, active_pairs, .. } = work;
         let policy = &self.policy;
         let scale = 1.0 / 2f32.powi((policy.shift + ACTIVATION_SHIFT) as i32);
         // Row by row costs (active pairs) x (padded actions) / 8 madds; one dot product per
         // action costs (inputs / 16) madds and a horizontal sum.
-        let pairs = active_pairs.iter().map(|m| m.count_ones() as usize).sum::<usize>();
-        let by_rows = pairs * policy.padded / LANES;
-        let by_dots = actions.len() * (policy.inputs.div_ceil(16) + 4);
+        let by_rows = active_pairs.len() * policy.padded / LANES;
+        let by_dots = actions.len() * (ceil_div(policy.inputs, 16) + 4);
         if by_rows < by_dots {
             sums.clear();
             sums.extend_from_slice(&policy.bias);
-            add_pairs::<AVX2>(sums, &policy.pairs, policy.padded, activations, active_pairs);
+            add_pairs::<K>(sums, &policy.pairs, policy.padded, active_pairs);
             for (l, &a) in logits.iter_mut().zip(actions) {
                 *l = sums[a as usize] as f32 * scale;
             }
         } else {
             for (l, &a) in logits.iter_mut().zip(actions) {
-                *l = (policy.bias[a as usize] + dot::<AVX2>(activations, policy.column(a as usize))) as f32 * scale;
+                *l = (policy.bias[a as usize] + dot::<K>(activations, policy.column(a as usize))) as f32 * scale;
             }
         }
         let value = &self.value;
         let scale = 1.0 / 2f32.powi((value.shift + ACTIVATION_SHIFT) as i32);
-        [0, 1].map(|o| ((value.bias[o] + dot::<AVX2>(activations, value.column(o))) as f32 * scale).tanh())
+        [0, 1].map(|o| ((value.bias[o] + dot::<K>(activations, value.column(o))) as f32 * scale).tanh())
     }
 
     /// Leaves the last hidden layer's activations in `work.activations` (padded with zeros to a
     /// multiple of 16) and its active pairs in `work.active_pairs`.
     #[inline(always)]
-    fn trunk<const AVX2: bool>(&self, work: &mut Workspace, slot: usize, features: &[f32]) {
+    fn trunk<const K: u8>(&self, work: &mut Workspace, slot: usize, features: &[f32]) {
         let first = &self.hidden[0];
         if work.net != self.id {
             work.slots.clear();
@@ -259,29 +292,28 @@ impl QuantNet {
         // The inputs that changed since the slot's last position, unless there are as many of
         // them as it had active ones: then the sums are computed afresh.
         let incremental = !cache.inputs.is_empty() && changed_inputs(&cache.inputs, features, cache.active, &mut work.changes);
+        let (plus, minus, scaled) = (&mut work.plus, &mut work.minus, &mut work.scaled);
+        plus.clear();
+        minus.clear();
+        scaled.clear();
         if incremental {
             for &(i, old, new) in &work.changes {
-                let row = first.row(i as usize);
-                if old != 0.0 && new != 0.0 && old != 1.0 && new != 1.0 {
-                    replace_input(&mut cache.sums, row, old, new);
-                } else {
-                    add_input::<AVX2>(&mut cache.sums, row, old, -1);
-                    add_input::<AVX2>(&mut cache.sums, row, new, 1);
-                }
+                sort_change(i as u32, old, new, plus, minus, scaled);
                 cache.active = cache.active + (new != 0.0) as usize - (old != 0.0) as usize;
             }
             work.incremental += 1;
         } else {
             cache.sums.clear();
             cache.sums.extend_from_slice(&first.bias);
-            let (sums, mut active) = (&mut cache.sums, 0);
+            let mut active = 0;
             for_each_active(features, |i, x| {
-                add_input::<AVX2>(sums, first.row(i), x, 1);
+                sort_change(i as u32, 0.0, x, plus, minus, scaled);
                 active += 1;
             });
             cache.active = active;
             work.refreshed += 1;
         }
+        update_rows::<K>(&mut cache.sums, first, plus, minus, scaled);
         cache.inputs.clear();
         cache.inputs.extend_from_slice(features);
         activate(&cache.sums[..first.outputs], first.shift, ACTIVATION_SHIFT, &mut work.activations);
@@ -289,7 +321,7 @@ impl QuantNet {
             pairs_of(&work.activations, &mut work.active_pairs);
             work.sums.clear();
             work.sums.extend_from_slice(&layer.bias);
-            add_pairs::<AVX2>(&mut work.sums, &layer.pairs, layer.padded, &work.activations, &work.active_pairs);
+            add_pairs::<K>(&mut work.sums, &layer.pairs, layer.padded, &work.active_pairs);
             activate(&work.sums[..layer.outputs], layer.shift + ACTIVATION_SHIFT, ACTIVATION_SHIFT, &mut work.activations);
         }
         pairs_of(&work.activations, &mut work.active_pairs);
@@ -341,43 +373,119 @@ fn changed_inputs(old: &[f32], new: &[f32], limit: usize, changes: &mut Vec<(u16
     true
 }
 
-/// Adds `sign` (1 or -1) times input value `x` (0: absent) of a weight row to `sums`.
+/// Files an input's change for [`update_rows`]: 0 to 1 adds its row, 1 to 0 takes it away,
+/// any other change scales it.
 #[inline(always)]
-fn add_input<const AVX2: bool>(sums: &mut [i32], row: &[i16], x: f32, sign: i32) {
-    let n = sums.len().min(row.len());
-    let (sums, row) = (&mut sums[..n], &row[..n]);
-    if x == 1.0 {
-        if sign > 0 {
-            for (s, &w) in sums.iter_mut().zip(row) {
-                *s += w as i32;
-            }
-        } else {
-            for (s, &w) in sums.iter_mut().zip(row) {
-                *s -= w as i32;
+fn sort_change(input: u32, old: f32, new: f32, plus: &mut Vec<u32>, minus: &mut Vec<u32>, scaled: &mut Vec<(u32, f32, f32)>) {
+    if old == 0.0 && new == 1.0 {
+        plus.push(input);
+    } else if old == 1.0 && new == 0.0 {
+        minus.push(input);
+    } else {
+        scaled.push((input, old, new));
+    }
+}
+
+/// The first layer's sums after inputs changed: `+ row` for each of `plus`, `- row` for each
+/// of `minus`, and `+ round(new * w) - round(old * w)` for each `(input, old, new)` of `scaled`,
+/// each term rounded on its own (so that adding a value and later taking it away cancels
+/// exactly; |x| <= 31 and |w| < 2^15 keep every product below 2^20). Four rows at a time, so
+/// that the sums are read and written once for four (a block of sums kept in registers over all
+/// rows reads the rows scattered, and measured slower).
+#[inline(always)]
+fn update_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32], scaled: &[(u32, f32, f32)]) {
+    let padded = layer.padded;
+    assert!(sums.len() == padded && padded % LANES == 0);
+    let row = |i: u32| &layer.row(i as usize)[..padded];
+    for (rows, sign) in [(plus, 1), (minus, -1)] {
+        let mut four = rows.chunks_exact(4);
+        for i in &mut four {
+            let (a, b, c, d) = (row(i[0]), row(i[1]), row(i[2]), row(i[3]));
+            for o in 0..padded {
+                sums[o] += sign * (a[o] as i32 + b[o] as i32 + c[o] as i32 + d[o] as i32);
             }
         }
-    } else if x != 0.0 {
-        // Each term rounded on its own, so that adding a value and later taking it away
-        // cancels exactly. |x| <= 31 and |w| < 2^15: the product is below 2^20.
-        if sign > 0 {
-            for (s, &w) in sums.iter_mut().zip(row) {
-                *s += round_to_int(x * w as f32);
+        for &i in four.remainder() {
+            for (s, &w) in sums.iter_mut().zip(row(i)) {
+                *s += sign * w as i32;
             }
-        } else {
-            for (s, &w) in sums.iter_mut().zip(row) {
-                *s -= round_to_int(x * w as f32);
+        }
+    }
+    let term = |w: i16, old: f32, new: f32| round_to_int(new * w as f32) - round_to_int(old * w as f32);
+    let mut four = scaled.chunks_exact(4);
+    for changes in &mut four {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: AVX only from code compiled for it after the CPU was checked, SSE2 is in
+            // every x86-64; every row and `sums` are `padded` long, a multiple of 8.
+            let rows = [0, 1, 2, 3].map(|k| (row(changes[k].0), changes[k].1, changes[k].2));
+            if K == AVX {
+                unsafe { scale_rows_avx(sums, rows) };
+                continue;
             }
+            if K == SSE {
+                unsafe { scale_rows_sse(sums, rows) };
+                continue;
+            }
+        }
+        let [(a, a0, a1), (b, b0, b1), (c, c0, c1), (d, d0, d1)] = [0, 1, 2, 3].map(|k| (row(changes[k].0), changes[k].1, changes[k].2));
+        for o in 0..padded {
+            sums[o] += term(a[o], a0, a1) + term(b[o], b0, b1) + term(c[o], c0, c1) + term(d[o], d0, d1);
+        }
+    }
+    for &(i, old, new) in four.remainder() {
+        for (s, &w) in sums.iter_mut().zip(row(i)) {
+            *s += term(w, old, new);
         }
     }
 }
 
-/// `sums[o] += round(new * row[o]) - round(old * row[o])`: an input whose value changed, in one
-/// pass, the same numbers as taking `old` away and adding `new`.
+/// [`scale_rows_avx`] in SSE2's 128-bit registers.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn replace_input(sums: &mut [i32], row: &[i16], old: f32, new: f32) {
-    let n = sums.len().min(row.len());
-    for (s, &w) in sums[..n].iter_mut().zip(&row[..n]) {
-        *s += round_to_int(new * w as f32) - round_to_int(old * w as f32);
+unsafe fn scale_rows_sse(sums: &mut [i32], rows: [(&[i16], f32, f32); 4]) {
+    use std::arch::x86_64::*;
+    assert!(sums.len() % 8 == 0 && rows.iter().all(|r| r.0.len() >= sums.len()));
+    let rounder = _mm_set1_ps(ROUNDER);
+    let scales = rows.map(|(_, old, new)| (_mm_set1_ps(old), _mm_set1_ps(new)));
+    // Four at a time: eight rows' two scales, the rounder and the terms fill most of SSE2's
+    // sixteen registers.
+    for o in (0..sums.len()).step_by(4) {
+        let mut terms = _mm_setzero_ps();
+        for (&(row, _, _), &(old, new)) in rows.iter().zip(&scales) {
+            let x = _mm_loadl_epi64(row.as_ptr().add(o).cast());
+            // Sign-extended to i32 (SSE2 has no instruction of its own for it), then floats.
+            let w = _mm_cvtepi32_ps(_mm_srai_epi32::<16>(_mm_unpacklo_epi16(x, x)));
+            terms = _mm_add_ps(terms, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(w, new), rounder), _mm_add_ps(_mm_mul_ps(w, old), rounder)));
+        }
+        let at = sums.as_mut_ptr().add(o);
+        _mm_storeu_si128(at.cast(), _mm_add_epi32(_mm_loadu_si128(at.cast()), _mm_cvtps_epi32(terms)));
+    }
+}
+
+/// Four scaled rows' terms eight at a time where the CPU has AVX but not AVX2: the products
+/// in 256-bit float registers, the sums in two 128-bit integer ones. `(a + R) - (b + R)` is
+/// exact (both lie in one binade), the same integer as the plain code's difference of roundings.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn scale_rows_avx(sums: &mut [i32], rows: [(&[i16], f32, f32); 4]) {
+    use std::arch::x86_64::*;
+    assert!(sums.len() % 8 == 0 && rows.iter().all(|r| r.0.len() >= sums.len()));
+    let rounder = _mm256_set1_ps(ROUNDER);
+    let scales = rows.map(|(_, old, new)| (_mm256_set1_ps(old), _mm256_set1_ps(new)));
+    for o in (0..sums.len()).step_by(8) {
+        let mut terms = _mm256_setzero_ps();
+        for (&(row, _, _), &(old, new)) in rows.iter().zip(&scales) {
+            let x = _mm_loadu_si128(row.as_ptr().add(o).cast());
+            let (low, high) = (_mm_cvtepi16_epi32(x), _mm_cvtepi16_epi32(_mm_srli_si128::<8>(x)));
+            let weights = _mm256_cvtepi32_ps(_mm256_insertf128_si256::<1>(_mm256_castsi128_si256(low), high));
+            // Integers below 2^21 in magnitude: their float sums are exact too.
+            terms = _mm256_add_ps(terms, _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(weights, new), rounder), _mm256_add_ps(_mm256_mul_ps(weights, old), rounder)));
+        }
+        let terms = _mm256_cvtps_epi32(terms);
+        let at = sums.as_mut_ptr().add(o);
+        _mm_storeu_si128(at.cast(), _mm_add_epi32(_mm_loadu_si128(at.cast()), _mm256_castsi256_si128(terms)));
+        _mm_storeu_si128(at.add(4).cast(), _mm_add_epi32(_mm_loadu_si128(at.add(4).cast()), _mm256_extractf128_si256::<1>(terms)));
     }
 }
 
@@ -396,7 +504,7 @@ fn round_to_int(v: f32) -> i32 {
 fn activate(sums: &[i32], from: u32, to: u32, out: &mut Vec<i16>) {
     let n = sums.len();
     out.clear();
-    out.resize(n.div_ceil(16) * 16, 0);
+    out.resize(round_up(n, 16), 0);
     let out = &mut out[..n];
     if from >= to {
         let shift = from - to;
@@ -412,98 +520,133 @@ fn activate(sums: &[i32], from: u32, to: u32, out: &mut Vec<i16>) {
     }
 }
 
-/// Marks in `mask` (bit k) the pairs of activations `(2k, 2k + 1)` that are not both zero.
+/// Lists the pairs of activations `(2k, 2k + 1)` that are not both zero, packed.
 #[inline(always)]
-fn pairs_of(activations: &[i16], mask: &mut Vec<u64>) {
-    let pairs = activations.len() / 2;
-    mask.clear();
-    mask.resize(pairs.div_ceil(64), 0);
-    // Eight pairs (one register of activations) at a time.
-    for (c, chunk) in activations[..2 * pairs].chunks(16).enumerate() {
-        let mut bits = 0u64;
-        for (j, pair) in chunk.chunks_exact(2).enumerate() {
-            bits |= (((pair[0] | pair[1]) != 0) as u64) << j;
-        }
-        mask[c / 8] |= bits << (8 * (c % 8));
-    }
-}
-
-/// Calls `f(k, a[2k] | a[2k+1] << 16)` for every pair marked in `mask`.
-#[inline(always)]
-fn for_each_pair(activations: &[i16], mask: &[u64], mut f: impl FnMut(usize, i32)) {
-    for (w, &word) in mask.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let k = 64 * w + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            f(k, (activations[2 * k] as u16 as u32 | (activations[2 * k + 1] as u16 as u32) << 16) as i32);
+fn pairs_of(activations: &[i16], active: &mut Vec<(u32, i32)>) {
+    active.clear();
+    for (k, pair) in activations.chunks_exact(2).enumerate() {
+        if pair[0] | pair[1] != 0 {
+            active.push((k as u32, (pair[0] as u16 as u32 | (pair[1] as u16 as u32) << 16) as i32));
         }
     }
 }
 
-/// `sums[o] += a[2k] * pairs[k][o][0] + a[2k+1] * pairs[k][o][1]` for every pair k marked in
-/// `mask`; `sums` is `padded` long, a multiple of 8.
+/// `sums[o] += a[2k] * pairs[k][o][0] + a[2k+1] * pairs[k][o][1]` for every active pair;
+/// `sums` is `padded` long, a multiple of 8.
 #[inline(always)]
-fn add_pairs<const AVX2: bool>(sums: &mut [i32], pairs: &[i16], padded: usize, activations: &[i16], mask: &[u64]) {
+fn add_pairs<const K: u8>(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)]) {
     assert!(sums.len() == padded && padded % LANES == 0);
-    assert!(mask.len() * 64 >= activations.len() / 2);
+    assert!(active.iter().all(|&(k, _)| (k as usize + 1) * padded * 2 <= pairs.len()));
     #[cfg(target_arch = "x86_64")]
     {
-        if AVX2 {
-            // SAFETY: only reached from code compiled for AVX2 after the CPU was checked; the
-            // loads stay inside the slices `add_pairs_avx2` takes with bounds checks.
-            return unsafe { add_pairs_avx2(sums, pairs, padded, activations, mask) };
+        // SAFETY: AVX2 only from code compiled for it after the CPU was checked, SSE2 is in
+        // every x86-64; every row read lies in `pairs` (checked above) and every sum in `sums`.
+        if K == AVX2 {
+            return unsafe { add_pairs_avx2(sums, pairs, padded, active) };
+        }
+        if K == SSE || K == AVX {
+            return unsafe { add_pairs_sse(sums, pairs, padded, active) };
         }
     }
-    for_each_pair(activations, mask, |k, packed| {
+    for &(k, packed) in active {
         let (a0, a1) = (packed as i16 as i32, (packed >> 16) as i16 as i32);
-        let w = &pairs[k * padded * 2..(k + 1) * padded * 2];
+        let w = &pairs[k as usize * padded * 2..(k as usize + 1) * padded * 2];
         for (o, s) in sums.iter_mut().enumerate() {
             *s += a0 * w[2 * o] as i32 + a1 * w[2 * o + 1] as i32;
         }
-    });
+    }
+}
+
+/// Adds every active pair's madd into `REGISTERS` registers of sums from `start`: a block of
+/// constant width, so that the loop over registers unrolls.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn add_block_avx2<const REGISTERS: usize>(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)], start: usize, registers: usize) {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm256_setzero_si256(); REGISTERS];
+    let base = sums.as_mut_ptr().add(start);
+    for (r, a) in acc.iter_mut().enumerate().take(registers) {
+        *a = _mm256_loadu_si256(base.add(8 * r).cast());
+    }
+    for &(k, packed) in active {
+        let row = pairs.as_ptr().add((k as usize * padded + start) * 2);
+        let both = _mm256_set1_epi32(packed);
+        for (r, a) in acc.iter_mut().enumerate().take(registers) {
+            *a = _mm256_add_epi32(*a, _mm256_madd_epi16(both, _mm256_loadu_si256(row.add(16 * r).cast())));
+        }
+    }
+    for (r, a) in acc.iter().enumerate().take(registers) {
+        _mm256_storeu_si256(base.add(8 * r).cast(), *a);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn add_pairs_avx2(sums: &mut [i32], pairs: &[i16], padded: usize, activations: &[i16], mask: &[u64]) {
-    use std::arch::x86_64::*;
-    // Eight registers of eight sums at a time, over every active pair.
-    const BLOCK: usize = 64;
+unsafe fn add_pairs_avx2(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)]) {
+    // Blocks of eight registers of eight sums, then what is left.
+    const REGISTERS: usize = 8;
     let mut start = 0;
-    while start < padded {
-        let width = (padded - start).min(BLOCK);
-        let registers = width / 8;
-        let mut acc = [_mm256_setzero_si256(); BLOCK / 8];
+    while start + 8 * REGISTERS <= padded {
+        add_block_avx2::<REGISTERS>(sums, pairs, padded, active, start, REGISTERS);
+        start += 8 * REGISTERS;
+    }
+    if start < padded {
+        add_block_avx2::<REGISTERS>(sums, pairs, padded, active, start, (padded - start) / 8);
+    }
+}
+
+/// [`add_block_avx2`] in 128-bit registers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn add_block_sse<const REGISTERS: usize>(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)], start: usize, registers: usize) {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm_setzero_si128(); REGISTERS];
+    let base = sums.as_mut_ptr().add(start);
+    for (r, a) in acc.iter_mut().enumerate().take(registers) {
+        *a = _mm_loadu_si128(base.add(4 * r).cast());
+    }
+    for &(k, packed) in active {
+        let row = pairs.as_ptr().add((k as usize * padded + start) * 2);
+        let both = _mm_set1_epi32(packed);
         for (r, a) in acc.iter_mut().enumerate().take(registers) {
-            *a = _mm256_loadu_si256(sums.as_ptr().add(start + 8 * r).cast());
+            *a = _mm_add_epi32(*a, _mm_madd_epi16(both, _mm_loadu_si128(row.add(8 * r).cast())));
         }
-        for_each_pair(activations, mask, |k, packed| {
-            let row = &pairs[(k * padded + start) * 2..(k * padded + start + width) * 2];
-            let both = _mm256_set1_epi32(packed);
-            for (r, a) in acc.iter_mut().enumerate().take(registers) {
-                let w = _mm256_loadu_si256(row.as_ptr().add(16 * r).cast());
-                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(both, w));
-            }
-        });
-        for (r, a) in acc.iter().enumerate().take(registers) {
-            _mm256_storeu_si256(sums.as_mut_ptr().add(start + 8 * r).cast(), *a);
-        }
-        start += width;
+    }
+    for (r, a) in acc.iter().enumerate().take(registers) {
+        _mm_storeu_si128(base.add(4 * r).cast(), *a);
+    }
+}
+
+/// [`add_pairs_avx2`] in 128-bit registers (inlined into its caller, to take AVX's encodings
+/// where the caller has them): blocks of twelve registers of four sums (of x86-64's sixteen).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn add_pairs_sse(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)]) {
+    const REGISTERS: usize = 12;
+    let mut start = 0;
+    while start + 4 * REGISTERS <= padded {
+        add_block_sse::<REGISTERS>(sums, pairs, padded, active, start, REGISTERS);
+        start += 4 * REGISTERS;
+    }
+    if start < padded {
+        add_block_sse::<REGISTERS>(sums, pairs, padded, active, start, (padded - start) / 4);
     }
 }
 
 /// `sum of a[i] * w[i]`; both a multiple of 16 long.
 #[inline(always)]
-fn dot<const AVX2: bool>(a: &[i16], w: &[i16]) -> i32 {
+fn dot<const K: u8>(a: &[i16], w: &[i16]) -> i32 {
     let n = a.len().min(w.len());
     assert!(n % 16 == 0);
     #[cfg(target_arch = "x86_64")]
     {
-        if AVX2 {
-            // SAFETY: as in `add_pairs`; both slices hold `n` items.
+        // SAFETY: as in `add_pairs`; both slices hold `n` items.
+        if K == AVX2 {
             return unsafe { dot_avx2(&a[..n], &w[..n]) };
+        }
+        if K == SSE || K == AVX {
+            return unsafe { dot_sse(&a[..n], &w[..n]) };
         }
     }
     dot_portable(&a[..n], &w[..n])
@@ -527,6 +670,28 @@ unsafe fn dot_avx2(a: &[i16], w: &[i16]) -> i32 {
         i += 16;
     }
     let half = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
+    let last = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
+    _mm_cvtsi128_si32(last)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn dot_sse(a: &[i16], w: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    // Two accumulators: each madd waits on the one before it in its own chain only.
+    let (mut even, mut odd) = (_mm_setzero_si128(), _mm_setzero_si128());
+    let mut i = 0;
+    while i + 16 <= a.len() {
+        let x0 = _mm_loadu_si128(a.as_ptr().add(i).cast());
+        let y0 = _mm_loadu_si128(w.as_ptr().add(i).cast());
+        let x1 = _mm_loadu_si128(a.as_ptr().add(i + 8).cast());
+        let y1 = _mm_loadu_si128(w.as_ptr().add(i + 8).cast());
+        even = _mm_add_epi32(even, _mm_madd_epi16(x0, y0));
+        odd = _mm_add_epi32(odd, _mm_madd_epi16(x1, y1));
+        i += 16;
+    }
+    let half = _mm_add_epi32(even, odd);
     let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
     let last = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
     _mm_cvtsi128_si32(last)
@@ -641,19 +806,72 @@ mod tests {
         let net = random_net(120, &[72, 40], 50, 11);
         let q = QuantNet::new(&net);
         let mut rng = Rng::new(12);
-        let (mut vector, mut portable) = (Workspace::default(), Workspace::default());
+        let (mut vector, mut portable, mut sse, mut avx) = (Workspace::default(), Workspace::default(), Workspace::default(), Workspace::default());
         let all: Vec<Action> = (0..50).collect();
         for _ in 0..30 {
             let x = random_features(&mut rng, 120);
             let (mut a, mut b) = (vec![0.0; 50], vec![0.0; 50]);
             let va = q.evaluate(&mut vector, 0, &x, &all, &mut a);
-            let vb = q.evaluate_with::<false>(&mut portable, 0, &x, &all, &mut b);
-            assert_eq!((va, a), (vb, b));
+            let vb = q.evaluate_with::<PLAIN>(&mut portable, 0, &x, &all, &mut b);
+            assert_eq!((va, &a), (vb, &b));
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut c = vec![0.0; 50];
+                let vc = q.evaluate_with::<SSE>(&mut sse, 0, &x, &all, &mut c);
+                assert_eq!((vc, &c), (vb, &b), "the 128-bit kernels");
+                if crate::cpu::detected() >= Cpu::Avx {
+                    let vd = unsafe { q.evaluate_avx(&mut avx, 0, &x, &all, &mut c) };
+                    assert_eq!((vd, &c), (vb, &b), "the 128-bit kernels with AVX");
+                }
+            }
         }
-        let mut sums = vec![0i32; 64];
-        let row: Vec<i16> = (0..64).map(|_| (rng.below(60001) as i32 - 30000) as i16).collect();
-        add_input::<false>(&mut sums, &row, -0.7137, 1);
-        add_input::<false>(&mut sums, &row, -0.7137, -1);
-        assert!(sums.iter().all(|&s| s == 0), "adding a value and taking it away cancels exactly");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,sse4.2,popcnt")]
+    unsafe fn update_rows_avx(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32], scaled: &[(u32, f32, f32)]) {
+        update_rows::<AVX>(sums, layer, plus, minus, scaled)
+    }
+
+    /// Each kernel's first-layer update, on a layer of 72 sums (a block and a part): every kind
+    /// of change gives the plain code's sums, and a value added then taken away cancels exactly.
+    #[test]
+    fn first_layer_updates_agree_and_cancel() {
+        let mut rng = Rng::new(13);
+        let mut dense = Dense::zeros(6, 72);
+        for w in dense.weights.iter_mut() {
+            *w = rng.unit_f32() * 2.0 - 1.0;
+        }
+        let layer = IntLayer::new(&dense, 0, INPUT_LIMIT as f64);
+        let start: Vec<i32> = (0..72).map(|o| o * 1000 - 30000).collect();
+        // Five of each kind: four rows at a time and one alone.
+        let scaled = [(2, -0.7137, 3.25), (0, 0.0, 0.3), (5, 1.0, 0.5), (3, 0.25, 0.0), (1, -31.0, 31.0)];
+        let changes: (&[u32], &[u32], &[(u32, f32, f32)]) = (&[0, 4, 2, 3, 1], &[1, 5, 3, 2, 4], &scaled);
+        let mut plain = start.clone();
+        update_rows::<PLAIN>(&mut plain, &layer, changes.0, changes.1, changes.2);
+        assert_ne!(plain, start);
+        let mut kernels: Vec<(&str, Vec<i32>)> = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut sums = start.clone();
+            update_rows::<SSE>(&mut sums, &layer, changes.0, changes.1, changes.2);
+            kernels.push(("sse", sums));
+            if crate::cpu::detected() >= Cpu::Avx {
+                let mut sums = start.clone();
+                unsafe { update_rows_avx(&mut sums, &layer, changes.0, changes.1, changes.2) };
+                kernels.push(("avx", sums));
+            }
+            if crate::cpu::detected() >= Cpu::Avx2 {
+                let mut sums = start.clone();
+                update_rows::<AVX2>(&mut sums, &layer, changes.0, changes.1, changes.2);
+                kernels.push(("avx2", sums));
+            }
+        }
+        for (name, sums) in kernels {
+            assert_eq!(sums, plain, "{name}");
+        }
+        let back: Vec<(u32, f32, f32)> = scaled.iter().map(|&(i, old, new)| (i, new, old)).collect();
+        update_rows::<PLAIN>(&mut plain, &layer, changes.1, changes.0, &back);
+        assert_eq!(plain, start, "adding values and taking them away cancels exactly");
     }
 }

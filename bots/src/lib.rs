@@ -8,6 +8,7 @@ pub mod bot;
 pub mod classic;
 pub mod codecup;
 pub mod codingame;
+pub mod cpu;
 pub mod encode;
 pub mod game;
 pub mod infer;

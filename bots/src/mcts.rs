@@ -328,9 +328,12 @@ impl<G: Game> Mcts<G> {
     }
 
     fn set_proven(&mut self, place: Option<Place>, exact: Values) {
-        let Some(p) = place else {
-            self.root.proven = Some(exact);
-            return;
+        let p = match place {
+            Some(v) => v,
+            None => {
+                self.root.proven = Some(exact);
+                return;
+            }
         };
         let info = self.get(p, slot::INFO);
         self.set(p, slot::INFO, info | slot::PROVEN_BIT);
@@ -566,11 +569,11 @@ impl<G: Game> Mcts<G> {
         if let Some(exact) = self.root.proven {
             return children
                 .iter()
-                .filter(|c| c.proven.is_some_and(|v| v[mover] >= exact[mover]))
+                .filter(|c| c.proven.map_or(false, |v| v[mover] >= exact[mover]))
                 .max_by_key(|c| c.visits)
                 .map(|c| c.action);
         }
-        let proven_loss = |c: &ChildInfo| c.proven.is_some_and(|v| v[mover] <= -BEST_UTILITY);
+        let proven_loss = |c: &ChildInfo| c.proven.map_or(false, |v| v[mover] <= -BEST_UTILITY);
         let candidates: Vec<&ChildInfo> = if children.iter().all(proven_loss) {
             children.iter().collect()
         } else {
@@ -590,8 +593,8 @@ impl<G: Game> Mcts<G> {
         loop {
             // The clock is read every fourth playout: a read costs as much as a tenth of a
             // fast playout, and four playouts last microseconds.
-            if limits.playouts.is_some_and(|n| playouts >= n)
-                || (playouts % 4 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+            if limits.playouts.map_or(false, |n| playouts >= n)
+                || (playouts % 4 == 0 && limits.deadline.map_or(false, |d| Instant::now() >= d))
                 || (self.config.stop_when_proven && self.root.proven.is_some())
                 || self.is_full()
                 || self.root_state.is_terminal()
@@ -795,7 +798,7 @@ impl<G: Game> Mcts<G> {
             if self.get(place, slot::INFO) & slot::PROVEN_BIT == 0 {
                 // Running means, in f32: a visit moves them by a share of 1 / visits.
                 let rate = 1.0 / visits as f32;
-                for (p, field) in [slot::Q0, slot::Q1].into_iter().enumerate() {
+                for (p, field) in [slot::Q0, slot::Q1].iter().copied().enumerate() {
                     let q = f32::from_bits(self.get(place, field));
                     self.set(place, field, (q + (values[p] - q) * rate).to_bits());
                 }
@@ -862,23 +865,23 @@ fn prefetch(words: &[u32], at: usize) {
 
 /// The child PUCT picks among a node's children, and its score: the first with the highest
 /// `Q + scale * |explore|`, `fpu` standing in for the Q of unvisited children (a negative
-/// `explore`). On x86-64 with AVX2 the same code runs compiled for 8-wide vectors (checked at
-/// run time); maxima and comparisons are exact, so both paths pick the same child.
+/// `explore`). On x86-64 with AVX the same code runs compiled for 8-wide vectors (checked at
+/// run time, [`crate::cpu`]); maxima and comparisons are exact, so both paths pick the same child.
 #[inline]
 fn puct_argmax(q: &[f32], explore: &[f32], fpu: f32, scale: f32) -> (usize, f32) {
     #[cfg(target_arch = "x86_64")]
     {
-        if q.len() >= 16 && std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been checked for the feature the function enables.
-            return unsafe { puct_argmax_avx2(q, explore, fpu, scale) };
+        if q.len() >= 16 && crate::cpu::level() >= crate::cpu::Cpu::Avx {
+            // SAFETY: the CPU has been checked for the feature the function enables.
+            return unsafe { puct_argmax_avx(q, explore, fpu, scale) };
         }
     }
     puct_argmax_portable(q, explore, fpu, scale)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn puct_argmax_avx2(q: &[f32], explore: &[f32], fpu: f32, scale: f32) -> (usize, f32) {
+#[target_feature(enable = "avx")]
+unsafe fn puct_argmax_avx(q: &[f32], explore: &[f32], fpu: f32, scale: f32) -> (usize, f32) {
     puct_argmax_portable(q, explore, fpu, scale)
 }
 

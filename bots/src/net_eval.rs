@@ -17,21 +17,22 @@ pub fn legal_softmax(logits: &[f32], legal: &[Action], priors: &mut [f32]) {
 }
 
 /// Softmax of `values` in place. The exponential is a polynomial (the same numbers on every
-/// CPU), eight lanes at a time where AVX2 is there: a Black Hole position has up to 465.
+/// CPU), eight lanes at a time where AVX is there ([`crate::cpu`]): a Black Hole position has
+/// up to 465.
 pub fn softmax_in_place(values: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if values.len() >= 16 && std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has just been checked for the feature the function enables.
-            return unsafe { softmax_avx2(values) };
+        if values.len() >= 16 && crate::cpu::level() >= crate::cpu::Cpu::Avx {
+            // SAFETY: the CPU has been checked for the feature the function enables.
+            return unsafe { softmax_avx(values) };
         }
     }
     softmax_portable(values)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn softmax_avx2(values: &mut [f32]) {
+#[target_feature(enable = "avx")]
+unsafe fn softmax_avx(values: &mut [f32]) {
     softmax_portable(values)
 }
 

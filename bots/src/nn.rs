@@ -25,6 +25,7 @@
 //! `nn_write`, which submissions do not need.
 
 use std::fmt;
+use std::convert::TryInto;
 
 pub const MAGIC: &[u8; 4] = b"CZNN";
 pub const FORMAT_VERSION: u16 = 1;

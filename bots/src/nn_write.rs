@@ -453,8 +453,11 @@ impl Mlp {
     /// game whose features were extended at the end (Black Hole's hole structure).
     pub fn with_inputs(mut self, inputs: usize) -> Result<Mlp, WeightsError> {
         let have = self.num_features();
-        let Some(first) = self.hidden.first_mut() else {
-            return Err(WeightsError::ShapeMismatch("a net without hidden layers cannot be widened".into()));
+        let first = match self.hidden.first_mut() {
+            Some(v) => v,
+            None => {
+                return Err(WeightsError::ShapeMismatch("a net without hidden layers cannot be widened".into()));
+            }
         };
         if inputs < have {
             return Err(WeightsError::ShapeMismatch(format!("the net reads {have} features, more than {inputs}")));

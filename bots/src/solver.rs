@@ -47,7 +47,7 @@ impl WinLossTable {
 /// Whether a search that has just counted its `nodes`-th node is out of budget: past
 /// `node_limit`, or past `deadline` (read every [`CLOCK_EVERY`] nodes).
 pub fn out_of_budget(nodes: u64, node_limit: u64, deadline: Option<Instant>) -> bool {
-    nodes > node_limit || (nodes % CLOCK_EVERY == 0 && deadline.is_some_and(|d| Instant::now() >= d))
+    nodes > node_limit || (nodes % CLOCK_EVERY == 0 && deadline.map_or(false, |d| Instant::now() >= d))
 }
 
 /// What a root search found, finished or not.

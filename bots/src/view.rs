@@ -34,7 +34,10 @@ pub enum Shape {
 /// `v` to two decimals without trailing zeros (`0.5`, `3`, `-1.25`). Integer arithmetic: a
 /// page formats millions of these, and float formatting with a precision is slow.
 fn num(v: f32) -> String {
-    let hundredths = (v as f64 * 100.0).round_ties_even() as i64;
+    let scaled = v as f64 * 100.0;
+    // Ties to even, as f64::round_ties_even (newer than the bots' compiler floor) rounds.
+    let nearest = if (scaled - scaled.trunc()).abs() == 0.5 { 2.0 * (scaled / 2.0).round() } else { scaled.round() };
+    let hundredths = nearest as i64;
     let sign = if hundredths < 0 { "-" } else { "" };
     let (whole, fraction) = (hundredths.unsigned_abs() / 100, hundredths.unsigned_abs() % 100);
     match fraction {

@@ -271,7 +271,7 @@ impl ClassicAgent {
     /// the search will have run by its deadline: `done` so far in `elapsed`, `left` to go.
     fn decided(&self, done: u64, elapsed: std::time::Duration, left: std::time::Duration) -> bool {
         let planned = done as f64 * (1.0 + left.as_secs_f64() / elapsed.as_secs_f64().max(1e-9));
-        self.tree.root_best().is_some_and(|(_, stone)| stone.visits as f64 > planned / 2.0)
+        self.tree.root_best().map_or(false, |(_, stone)| stone.visits as f64 > planned / 2.0)
     }
 
     /// MCTS from `state` until the playout budget or the deadline.

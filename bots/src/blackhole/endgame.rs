@@ -233,7 +233,7 @@ impl EndgameSolver {
     /// The mover's final margin under perfect play, or a bound on it outside `(alpha, beta)`.
     fn search(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes % CLOCK_EVERY == 0 && (self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d)) {
+        if self.nodes % CLOCK_EVERY == 0 && (self.nodes >= self.node_limit || self.deadline.map_or(false, |d| Instant::now() >= d)) {
             self.aborted = true;
         }
         if self.aborted {

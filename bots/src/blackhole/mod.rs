@@ -421,7 +421,7 @@ impl Encode for BlackHole {
             out[base + 6] = neighbours(f).count_ones() as f32 / 6.0;
         }
         let held = FIELDS * PER_FIELD;
-        for (side, player) in [me, 1 - me].into_iter().enumerate() {
+        for (side, player) in [me, 1 - me].iter().copied().enumerate() {
             for v in 0..STONES {
                 if self.used[player] & (1 << v) == 0 {
                     out[held + side * STONES + v] = 1.0;

@@ -424,7 +424,7 @@ impl Columns {
         let other = 1 - forced;
         let mut best: Option<Option<usize>> = None;
         for col in 0..COLS {
-            let Some(row) = self.lowest_threat(col) else { continue };
+            let row = match self.lowest_threat(col) { Some(v) => v, None => continue };
             let bit = 1u8 << row;
             if self.threats[other][col] & bit != 0 {
                 continue; // the opponent takes the cell and wins

@@ -73,7 +73,7 @@ impl CodinGame for Connect4 {
     }
 
     fn read_turn<R: BufRead>(reader: &mut LineReader<R>, _followed: &Self) -> Result<Option<Turn<Self>>, ProtocolError> {
-        let Some(turn_line) = reader.next_line()?.map(|l| l.trim().to_string()) else { return Ok(None) };
+        let turn_line = match reader.next_line()?.map(|l| l.trim().to_string()) { Some(v) => v, None => return Ok(None) };
         let start = Instant::now();
         let turn: usize = turn_line.parse().ok().filter(|&t| t <= 63).ok_or_else(|| reader.error(format!("expected turnIndex 0..63, got {turn_line:?}")))?;
         let mut rows = Vec::with_capacity(super::ROWS);

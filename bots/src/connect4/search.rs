@@ -203,7 +203,7 @@ impl<L: Leaf> AlphaBeta<L> {
         if self.aborted {
             return true;
         }
-        if self.nodes >= self.node_limit || (self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)) {
+        if self.nodes >= self.node_limit || (self.nodes & 1023 == 0 && self.deadline.map_or(false, |d| Instant::now() >= d)) {
             self.aborted = true;
         }
         self.aborted

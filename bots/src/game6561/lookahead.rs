@@ -204,13 +204,13 @@ impl BeamAgent {
         let mut moves = state.moves();
         let mut depth = 0;
         while depth < self.horizon && moves < MAX_MOVES {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if deadline.map_or(false, |d| Instant::now() >= d) {
                 return None;
             }
             next.clear();
             let last = moves + 1 == MAX_MOVES;
             for (n, node) in beam.iter().enumerate() {
-                if n % 64 == 63 && deadline.is_some_and(|d| Instant::now() >= d) {
+                if n % 64 == 63 && deadline.map_or(false, |d| Instant::now() >= d) {
                     return None;
                 }
                 let mut push = |cells: Cells, action: Action| {
@@ -253,7 +253,8 @@ impl BeamAgent {
                 }
                 self.remove_duplicates(&mut next);
             }
-            if let Some(net) = self.net.as_mut().filter(|_| !last && moves + 1 >= self.net_from_move && (self.net_every_step || depth + 1 == self.horizon)) {
+            let net_step = !last && moves + 1 >= self.net_from_move && (self.net_every_step || depth + 1 == self.horizon);
+            if let Some(net) = self.net.as_mut().filter(|_| net_step) {
                 let share = self.net_share * width;
                 if next.len() > share {
                     next.select_nth_unstable_by(share - 1, |a, b| b.score.total_cmp(&a.score));
@@ -317,8 +318,11 @@ impl BeamAgent {
     /// width in turn, doubling, spends about half the time on the narrower ones).
     fn choose_predicted(&mut self, state: &Game6561, deadline: Instant, fallback: Action) -> Action {
         let start = Instant::now();
-        let Some(mut choice) = self.search(state, self.width, Some(deadline)) else {
-            return fallback;
+        let mut choice = match self.search(state, self.width, Some(deadline)) {
+            Some(v) => v,
+            None => {
+                return fallback;
+            }
         };
         let now = Instant::now();
         let per_line = if self.seconds_per_line > 0.0 { self.seconds_per_line } else { (now - start).as_secs_f64() / self.width as f64 };
@@ -347,8 +351,11 @@ impl Agent<Game6561> for BeamAgent {
         let mut list = ActionList::new();
         state.legal_actions(&mut list);
         let mut choice = list[0];
-        let Some(deadline) = deadline else {
-            return self.search(state, self.width, None).unwrap_or(choice);
+        let deadline = match deadline {
+            Some(v) => v,
+            None => {
+                return self.search(state, self.width, None).unwrap_or(choice);
+            }
         };
         if self.predict {
             return self.choose_predicted(state, deadline, choice);

@@ -448,7 +448,7 @@ impl Encode for Game6561 {
         for l in 0..SIZE {
             for line in [std::array::from_fn::<_, SIZE, _>(|k| self.cells[l * SIZE + k]), std::array::from_fn(|k| self.cells[k * SIZE + l])] {
                 let mut previous: Piece = 0;
-                for p in line.into_iter().filter(|&p| p != 0) {
+                for p in line.iter().copied().filter(|&p| p != 0) {
                     if previous != 0 && exponent_of(previous) == exponent_of(p) {
                         if colour_of(previous) == colour_of(p) {
                             merges[rank[colour_of(p) as usize] as usize] += 1;

@@ -158,7 +158,7 @@ impl Qttt {
     }
 
     fn open_squares(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..SQUARES).filter(|&s| self.classical[s] == 0)
+        (0..SQUARES).filter(move |&s| self.classical[s] == 0)
     }
 
     /// Whether squares `a` and `b` are joined by spooky marks.

@@ -253,10 +253,10 @@ impl RaveSearch {
     pub fn search(&mut self, playouts: Option<u64>, deadline: Option<Instant>) -> u64 {
         let mut done = 0u64;
         loop {
-            if self.nodes[self.root as usize].proven != UNKNOWN || playouts.is_some_and(|n| done >= n) {
+            if self.nodes[self.root as usize].proven != UNKNOWN || playouts.map_or(false, |n| done >= n) {
                 break;
             }
-            if done % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if done % 16 == 0 && deadline.map_or(false, |d| Instant::now() >= d) {
                 break;
             }
             self.simulate();

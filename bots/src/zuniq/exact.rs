@@ -147,7 +147,7 @@ impl ZuniqSolver {
 /// The legal segments, those that close a zone first (they take the zone's inner segments out
 /// of play and win most often: the generic solver's order through `Zuniq::legal_actions`).
 fn ordered(legal: u64, closing: u64) -> impl Iterator<Item = Action> {
-    [closing, legal & !closing].into_iter().flat_map(|set| {
+    IntoIterator::into_iter([closing, legal & !closing]).flat_map(|set| {
         std::iter::successors(Some(set), |rest| Some(rest & (rest - 1)))
             .take_while(|&rest| rest != 0)
             .map(|rest| rest.trailing_zeros() as Action)
@@ -251,7 +251,7 @@ mod tests {
         assert_eq!(solver.solve(&state, 10, None), None);
         assert!(solver.nodes() > 10);
         let outcome = solver.solve(&state, u64::MAX, None);
-        assert_eq!(outcome.is_some_and(|o| matches!(o, Outcome::Win(_))), matches!(Solver::new().solve(&state, u64::MAX, None), Some(Outcome::Win(_))));
+        assert_eq!(outcome.map_or(false, |o| matches!(o, Outcome::Win(_))), matches!(Solver::new().solve(&state, u64::MAX, None), Some(Outcome::Win(_))));
     }
 
     /// An endgame agent given this search plays a proven win and claims it.

@@ -169,8 +169,11 @@ impl Position {
                     }
                 }
             };
-            let Some((i, zone)) = chosen else {
-                return (1 - self.mover(), self.drawn);
+            let (i, zone) = match chosen {
+                Some(v) => v,
+                None => {
+                    return (1 - self.mover(), self.drawn);
+                }
             };
             let s = list[i] as usize;
             len -= 1;

@@ -125,7 +125,10 @@ impl OpenSides {
     /// two squares of four cells it is a side of (its other three sides open). Then drawing it
     /// closes nothing: a cheap test that spares most segments of open areas the flood fills.
     fn joined_around(&self, segment: usize) -> bool {
-        let (Some(a), Some(_)) = segment_cells(segment) else { return false };
+        let a = match segment_cells(segment) {
+            (Some(a), Some(_)) => a,
+            _ => return false,
+        };
         let around = if segment < HORIZONTAL { self.joined_to_below() } else { self.joined_to_right() };
         around >> a & 1 == 1
     }
@@ -331,7 +334,7 @@ impl Zuniq {
         let (a, b) = segment_cells(segment);
         let bit = |cell: Option<usize>| cell.map_or(0, |c| 1u32 << c);
         for (cell, other) in [(a, bit(b)), (b, bit(a))] {
-            let Some(cell) = cell else { continue };
+            let cell = match cell { Some(v) => v, None => continue };
             if let Some(cells) = after.closed_region(cell, other) {
                 if cells & self.closed_cells == 0 {
                     return Some((cells, cells.count_ones()));
@@ -424,7 +427,7 @@ impl Zuniq {
                 let v = cell as usize;
                 if direction < 4 {
                     stack[depth - 1].2 += 1;
-                    let Some(w) = neighbour(open, live, v, direction as usize) else { continue };
+                    let w = match neighbour(open, live, v, direction as usize) { Some(v) => v, None => continue };
                     if w as u8 == parent {
                         continue;
                     }
