@@ -131,14 +131,17 @@ fn strip_marked(l: &mut Lexed, marker: &str) -> Result<(), String> {
         let found = (0..l.chars.len().saturating_sub(marker.len())).find(|&i| !l.literal[i] && l.chars[i..i + marker.len()] == marker[..]);
         let Some(start) = found else { return Ok(()) };
         let mut i = start + marker.len();
-        let mut depth = 0usize;
+        // Braces, and brackets or parentheses: a `;` inside `[f32; 2]` ends nothing.
+        let (mut depth, mut nested) = (0usize, 0usize);
         let end = loop {
             if i >= l.chars.len() {
                 return Err(format!("unterminated {} item", marker.iter().collect::<String>()));
             }
             if !l.literal[i] {
                 match l.chars[i] {
-                    ';' if depth == 0 => break i,
+                    ';' if depth == 0 && nested == 0 => break i,
+                    '[' | '(' => nested += 1,
+                    ']' | ')' => nested = nested.saturating_sub(1),
                     '{' => depth += 1,
                     '}' => {
                         depth -= 1;
@@ -199,6 +202,50 @@ fn strip_debug_asserts(l: &mut Lexed) {
     }
 }
 
+/// Drops the message of every `assert!`, `assert_eq!` and `assert_ne!` (from the first
+/// argument that is a string literal on): a bot that breaks one stops all the same, and the
+/// messages cost a CodinGame bot characters its weights need.
+fn strip_assert_messages(l: &mut Lexed) {
+    let mut i = 0;
+    while i < l.chars.len() {
+        let starts_name = !l.literal[i] && l.chars[i] == 'a' && (i == 0 || l.literal[i - 1] || !is_ident(l.chars[i - 1]));
+        // The macro, and how many arguments come before its message.
+        let found = starts_name
+            .then(|| [("assert!(", 1), ("assert_eq!(", 2), ("assert_ne!(", 2)].iter().map(|&(m, n)| (m.chars().collect::<Vec<char>>(), n)).find(|(m, _)| l.chars.get(i..i + m.len()) == Some(&m[..])).map(|(m, n)| (i + m.len(), n)))
+            .flatten();
+        let Some((open, operands)) = found else {
+            i += 1;
+            continue;
+        };
+        // The argument list up to its closing `)`, and the first top-level comma after the
+        // operands that a string literal follows.
+        let (mut depth, mut k, mut commas, mut message) = (0usize, open, 0, None);
+        while k < l.chars.len() {
+            if !l.literal[k] {
+                match l.chars[k] {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' if depth == 0 => break,
+                    ')' | ']' | '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        commas += 1;
+                        let next = (k + 1..l.chars.len()).find(|&j| l.literal[j] || !l.chars[j].is_whitespace());
+                        if message.is_none() && commas >= operands && next.map_or(false, |j| l.literal[j] && l.chars[j] == '"') {
+                            message = Some(k);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            k += 1;
+        }
+        if let Some(comma) = message.filter(|_| k < l.chars.len()) {
+            l.chars.drain(comma..k);
+            l.literal.drain(comma..k);
+        }
+        i = open;
+    }
+}
+
 /// Two-character tokens: a space between their halves must stay, or the meaning changes.
 const TOKEN_PAIRS: [&str; 24] = [
     "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", "..", "//", "/*", "*/", "<-",
@@ -252,10 +299,14 @@ fn module_source<'a>(sources: &HashMap<&str, &'a str>, dir: &str, name: &str) ->
 
 /// The text of module file `path` with its `mod x;` lines replaced by the modules' contents;
 /// a module whose path (`mcts`, `connect4/classic`) `keep` refuses is left out.
-fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&str) -> bool) -> Result<String, String> {
+fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&str) -> bool, avx2_only: bool) -> Result<String, String> {
     let mut lexed = lex(text).map_err(|e| format!("{path}: {e}"))?;
     strip_tests(&mut lexed).map_err(|e| format!("{path}: {e}"))?;
+    if avx2_only {
+        strip_marked(&mut lexed, AVX2_ONLY_MARKER).map_err(|e| format!("{path}: {e}"))?;
+    }
     strip_debug_asserts(&mut lexed);
+    strip_assert_messages(&mut lexed);
     let code: String = lexed.chars.iter().collect();
     let dir = match path.rsplit_once('/') {
         _ if path == "lib.rs" => String::new(),
@@ -272,7 +323,7 @@ fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&
                     continue;
                 }
                 let (child_path, child) = module_source(sources, &dir, name)?;
-                out.push_str(&format!("pub mod {name} {{\n{}\n}}\n", expand(sources, &child_path, child, keep)?));
+                out.push_str(&format!("pub mod {name} {{\n{}\n}}\n", expand(sources, &child_path, child, keep, avx2_only)?));
             }
             _ => {
                 out.push_str(line);
@@ -386,7 +437,14 @@ pub enum BundledEngine {
 
 /// Bundles the modules of `bots` that the bot program and game module `game_module` need,
 /// followed by `main_text`. Returns the code, minified.
-pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) -> Result<String, String> {
+/// Marks what only CPUs without AVX2 run (the 128-bit kernels): a bundle for a platform whose
+/// CPUs all have AVX2 leaves those items out. Cargo never sets the cfg.
+const AVX2_ONLY_MARKER: &str = "#[cfg(not(avx2_platform))]";
+
+/// Bundles the modules of `bots` that the bot program and game module `game_module` need,
+/// followed by `main_text`. Returns the code, minified. With `avx2_only` the kernels for CPUs
+/// without AVX2 stay out ([`AVX2_ONLY_MARKER`]): such a bot runs the plain code there.
+pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine, avx2_only: bool) -> Result<String, String> {
     let mut sources: HashMap<&str, &str> = BOTS_SOURCES.iter().copied().collect();
     if !sources.contains_key(format!("{game_module}/mod.rs").as_str()) {
         return Err(format!("no game module {game_module} in bots"));
@@ -415,7 +473,7 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine) ->
         Some(_) => game_parts.iter().any(|p| p == path),
     };
     let lib = sources.get("lib.rs").ok_or("bots/src/lib.rs missing")?;
-    let code = expand(&sources, "lib.rs", &lib_with_games(lib)?, &keep)?;
+    let code = expand(&sources, "lib.rs", &lib_with_games(lib)?, &keep, avx2_only)?;
     let lexed = lex(&format!("{code}\n{main_text}"))?;
     Ok(minify(&lexed))
 }
@@ -466,21 +524,27 @@ pub fn shorten(code: &str) -> Result<String, String> {
 /// `code` (a minified bundle, `extra` the items it is completed with, such as the weights) with
 /// the functions and constants it never uses taken out, as `rustc`'s dead-code analysis finds
 /// them: a bundle holds a whole module where a bot needs a few of its functions, and
-/// CodinGame's 100,000 bytes are shared with the weights. Only free functions, functions of
-/// inherent impls and constants go (never a trait's items); rounds repeat while one removes
-/// something. Without a `rustc` to ask, `code` comes back as it was.
+/// CodinGame's 100,000 characters are shared with the weights. Only free functions, functions
+/// of inherent impls and constants go (never a trait's items); rounds repeat while one
+/// removes something. Without a `rustc` to ask, `code` comes back as it was.
 pub fn prune_unused(code: &str, extra: &str) -> String {
     let original = code.to_string();
     let mut code = code.to_string();
-    for _ in 0..8 {
+    // First only names written once; then, where shortening gave an unused item the name of
+    // another (a method `b7` beside a module `b7`), every item rustc finds dead, a round kept
+    // only when the rest still builds.
+    let mut names_written_once = true;
+    for _ in 0..12 {
         let Some(dead) = dead_items(&code, extra) else { break };
         let Ok(lexed) = lex(&code) else { break };
-        // An unused function may still be named by code rustc keeps (a trait impl of a type
-        // never built): only a name written once, where it is declared, goes.
-        let mut cuts: Vec<(usize, usize)> = dead.iter().filter(|&&at| named_once(&lexed, at)).filter_map(|&at| item_extent(&lexed, at)).collect();
+        let mut cuts: Vec<(usize, usize)> = dead.iter().filter(|&&at| !names_written_once || named_once(&lexed, at)).filter_map(|&at| item_extent(&lexed, at)).collect();
         cuts.sort_unstable();
         cuts.dedup_by(|b, a| b.0 < a.1);
         if cuts.is_empty() {
+            if names_written_once {
+                names_written_once = false;
+                continue;
+            }
             break;
         }
         let chars: Vec<char> = code.chars().collect();
@@ -491,6 +555,9 @@ pub fn prune_unused(code: &str, extra: &str) -> String {
             from = end;
         }
         kept.extend(&chars[from..]);
+        if !names_written_once && dead_items(&kept, extra).is_none() {
+            break;
+        }
         code = kept;
     }
     // What is left must still build; otherwise the bundle stays whole.
@@ -700,22 +767,38 @@ mod tests {
 
     #[test]
     fn bundle_keeps_only_the_asked_game_and_has_no_tests() {
-        let code = bundle_bots("connect4", "fn main() {}", BundledEngine::Net).unwrap();
+        let code = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, false).unwrap();
         assert!(code.contains("pub mod connect4{"), "connect4 inlined");
         assert!(!code.contains("pub mod classic{"), "the net bot carries no classic code");
         assert!(code.contains("pub mod mcts{"));
         assert!(!code.contains("pub mod nn_write"), "the weight writer is not reachable from the bot");
         assert!(!code.contains("#[cfg(test)]") && !code.contains("#[test]"));
         assert!(!code.contains("mod connect4;"), "every mod declaration expanded");
-        assert!(bundle_bots("chess", "", BundledEngine::Net).is_err());
-        let classic = bundle_bots("connect4", "fn main() {}", BundledEngine::Classic).unwrap();
+        assert!(bundle_bots("chess", "", BundledEngine::Net, false).is_err());
+        let classic = bundle_bots("connect4", "fn main() {}", BundledEngine::Classic, false).unwrap();
         assert!(classic.matches("pub mod classic{").count() == 2, "the classic trait and Connect 4's classic bot");
         // A game submodule only the classic bot names stays out of the net bot; one the net
         // bot's code names goes in.
         assert!(!code.contains("pub mod search{") && classic.contains("pub mod search{"), "Connect 4's alpha-beta");
         assert!(!code.contains("pub mod solver{"), "nor what only that module needs");
-        let black_hole = bundle_bots("blackhole", "fn main() {}", BundledEngine::Net).unwrap();
+        let black_hole = bundle_bots("blackhole", "fn main() {}", BundledEngine::Net, false).unwrap();
         assert!(black_hole.contains("pub mod endgame{") && black_hole.contains("pub mod protocol{"), "Black Hole's net bot plays its endgame exactly");
         assert!(!classic.contains("pub mod zuniq{") && !classic.contains("pub mod blackhole{"));
+        let avx2 = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, true).unwrap();
+        assert!(code.contains("fn dot_sse(") && !avx2.contains("fn dot_sse(") && avx2.contains("fn dot_avx2("), "a bundle for AVX2 platforms carries AVX2's kernels alone");
+    }
+
+    #[test]
+    fn assert_messages_go_and_conditions_stay() {
+        let mut l = lex("assert!(a(x, \",\"), \"at {}\", k); assert_eq!(v, [1, 2], \"x\"); assert_ne!(f(|a, b| a), \"s\"); assert_eq!(t, \"s\", \"m {}\", 1); assert!(ok);").unwrap();
+        strip_assert_messages(&mut l);
+        assert_eq!(l.chars.iter().collect::<String>(), "assert!(a(x, \",\")); assert_eq!(v, [1, 2]); assert_ne!(f(|a, b| a), \"s\"); assert_eq!(t, \"s\"); assert!(ok);");
+    }
+
+    #[test]
+    fn a_marked_item_goes_whole_whatever_its_signature_holds() {
+        let mut l = lex("#[cfg(not(avx2_platform))]\n#[inline]\nfn f(a: [u8; 2]) -> [f32; 3] { g(); }\nfn h() {}").unwrap();
+        strip_marked(&mut l, AVX2_ONLY_MARKER).unwrap();
+        assert_eq!(l.chars.iter().collect::<String>().trim(), "fn h() {}");
     }
 }

@@ -5,7 +5,7 @@ use crate::clock_args::ClockArgs;
 pub use crate::engine::ExportEngine;
 use anyhow::{bail, Context, Result};
 use crate::book::read_book;
-use bots::bot::Platform;
+use bots::bot::{profile_of, Platform, Profile};
 use bots::cpu::Cpu;
 use bots::classic::Classic;
 use bots::nn::{Mlp, Storage};
@@ -72,12 +72,13 @@ struct SizeRule {
 }
 
 impl SizeRule {
-    /// The platform's own rule, or `count` where asked (CodeCup counts only bytes).
-    fn of(platform: Platform, count: Option<CountArg>) -> Result<SizeRule> {
-        match (platform, count) {
-            (Platform::CodinGame, count) => Ok(SizeRule { limit: 100_000, count: count.unwrap_or(CountArg::Characters) }),
-            (Platform::CodeCup, None | Some(CountArg::Bytes)) => Ok(SizeRule { limit: 1_474_560, count: CountArg::Bytes }),
-            (Platform::CodeCup, Some(CountArg::Characters)) => bail!("CodeCup counts a file in bytes, not characters: --count characters is for CodinGame"),
+    /// The profile's own rule, or `count` where asked (a platform that counts bytes counts
+    /// nothing else).
+    fn of(profile: &Profile, count: Option<CountArg>) -> Result<SizeRule> {
+        match (profile.counts_characters, count) {
+            (true, count) => Ok(SizeRule { limit: profile.size_limit, count: count.unwrap_or(CountArg::Characters) }),
+            (false, None | Some(CountArg::Bytes)) => Ok(SizeRule { limit: profile.size_limit, count: CountArg::Bytes }),
+            (false, Some(CountArg::Characters)) => bail!("{} counts a file in bytes, not characters: --count characters is for CodinGame", profile.platform.name()),
         }
     }
 
@@ -105,6 +106,11 @@ impl SizeRule {
     }
 }
 
+/// The oldest rustc every exported bot compiles with, as any edition (Debian 12's; the
+/// platforms' profiles ask for 1.66 at the oldest). `scripts/test` holds every game and engine
+/// to it.
+pub use bots::BOTS_RUSTC_FLOOR;
+
 /// A part of an exported file in both counts: `N characters (M bytes)`, characters being
 /// UTF-16 code units.
 fn both_counts(text: &str) -> String {
@@ -115,8 +121,9 @@ fn both_counts(text: &str) -> String {
 pub enum DTypeArg {
     /// The most precise storage that fits the platform's size limit: f16, then 16, 12, 11,
     /// 10, 9, 8-bit integers, range-coded; past 8 bits the first hidden layer (the widest)
-    /// goes to 7 and 6 bits before the others, then the heads to 8 bits and the other hidden
-    /// layers down to 6. The report names the storage chosen.
+    /// goes to 7 bits, then the others to 7, then the first to 6 with the others back at 8,
+    /// then the heads to 8 bits and the other hidden layers down to 6. The report names the
+    /// storage chosen.
     Auto,
     F32,
     F16,
@@ -143,7 +150,7 @@ impl DTypeArg {
                     layout.extend(heads.map(|bits| [coded(bits), coded(bits)]).into_iter().flatten());
                     layout
                 };
-                for (first, rest, heads) in [(7, 8, None), (6, 8, None), (6, 8, Some(8)), (6, 7, Some(8)), (6, 6, Some(8))] {
+                for (first, rest, heads) in [(7, 8, None), (7, 7, None), (6, 8, None), (6, 8, Some(8)), (6, 7, Some(8)), (6, 6, Some(8))] {
                     let layout = first_then(first, rest, heads);
                     if !layouts.contains(&layout) {
                         layouts.push(layout);
@@ -171,10 +178,21 @@ pub struct ExportArgs {
     /// shipped net, checkpoints/GAME/net.czw.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
-    /// Default: the game's own (CodinGame for Connect 4, CodeCup for the others); the other
-    /// one is refused.
+    /// Default: the game's own (CodinGame for Connect 4 and Ultimate tic-tac-toe, CodeCup for
+    /// the others); the other one is refused (a bot speaks its game's protocol). The file is
+    /// written for the platform's profile: its oldest compiler, CPU, memory and size limit.
     #[arg(long, value_enum)]
     pub platform: Option<PlatformArg>,
+    /// The most the bot's vector kernels may use, whatever its CPU has: `baseline` and `avx`
+    /// judge on this machine what a CPU without AVX2 plays. Where the platform's CPUs all have
+    /// AVX2 (CodinGame) and the kernels may use it, the kernels for other CPUs stay out of the
+    /// file (there the bot would run plain code).
+    #[arg(long, value_enum, default_value = "any")]
+    pub cpu: CpuArg,
+    /// The memory limit the bot keeps its search trees within, in MiB. Default: the profile's
+    /// (CodinGame 768, CodeCup 256, or the game's own page's: quantum tic-tac-toe 64).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(8..=65536))]
+    pub memory_mb: Option<u64>,
     /// The .rs file to write.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -232,15 +250,51 @@ pub fn run(args: ExportArgs) -> Result<()> {
 }
 
 fn platform_name(p: Platform) -> &'static str {
-    match p {
-        Platform::CodinGame => "CodinGame",
-        Platform::CodeCup => "CodeCup",
+    p.name()
+}
+
+/// The profile the file is written for, the memory limit its trees keep within, and the
+/// first lines of its `main`: that limit and the kernels' cap.
+struct Target {
+    profile: Profile,
+    memory_mb: usize,
+    cap: Cpu,
+}
+
+impl Target {
+    fn of<G: Classic>(args: &ExportArgs) -> Target {
+        let profile = profile_of::<G>();
+        Target { profile, memory_mb: args.memory_mb.map_or(profile.memory_mb, |mb| mb as usize), cap: args.cpu.cap() }
+    }
+
+    /// Whether the kernels for CPUs without AVX2 stay out of the file.
+    fn avx2_only(&self) -> bool {
+        self.profile.cpu == Cpu::Avx2 && self.cap == Cpu::Avx2
+    }
+
+    /// The memory limit, and the kernels' cap where it is below AVX2 (the default cap).
+    fn main_prologue(&self) -> String {
+        match self.cap {
+            Cpu::Avx2 => format!("    memory::set_limit_mb({});\n", self.memory_mb),
+            cap => format!("    memory::set_limit_mb({});\n    cpu::set_cap(cpu::Cpu::{cap:?});\n", self.memory_mb),
+        }
+    }
+
+    /// The report's line on what the file is written for.
+    fn describe(&self) -> String {
+        let kernels = if self.avx2_only() {
+            "AVX2's kernels alone (plain code on a CPU without AVX2)".to_string()
+        } else {
+            format!("kernels up to {} (the CPU's best, checked at run time)", self.cap.name())
+        };
+        format!("written for {}; trees within {} MiB; {kernels}", self.profile.describe(), self.memory_mb)
     }
 }
 
 fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Result<()> {
     args.clock.safety()?;
-    let rule = SizeRule::of(G::PLATFORM, args.count)?;
+    let target = Target::of::<G>(args);
+    let rule = SizeRule::of(&target.profile, args.count)?;
     if let Some(platform) = args.platform.map(PlatformArg::platform) {
         if platform != G::PLATFORM {
             bail!("{} is played on {}, not {}", G::NAME, platform_name(G::PLATFORM), platform_name(platform));
@@ -266,17 +320,25 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     let book = book_path.as_deref().map(read_book::<G>).transpose()?;
     let main_text = match &book {
         None => format!(
-            "fn main() {{\n    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}, {:?}));\n}}\n",
-            args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale, args.playouts
+            "fn main() {{\n{}    std::process::exit(bot::exported_main::<{type_path}>(WEIGHTS, time::Safety::new({:?}, {}), {:?}, {:?}));\n}}\n",
+            target.main_prologue(),
+            args.clock.margin_frac,
+            args.clock.margin_ms,
+            args.clock.time_scale,
+            args.playouts
         ),
         Some(_) => format!(
-            "fn main() {{\n    std::process::exit(book::exported_main_with_book::<{type_path}>(WEIGHTS, BOOK, time::Safety::new({:?}, {}), {:?}, {:?}));\n}}\n",
-            args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale, args.playouts
+            "fn main() {{\n{}    std::process::exit(book::exported_main_with_book::<{type_path}>(WEIGHTS, BOOK, time::Safety::new({:?}, {}), {:?}, {:?}));\n}}\n",
+            target.main_prologue(),
+            args.clock.margin_frac,
+            args.clock.margin_ms,
+            args.clock.time_scale,
+            args.playouts
         ),
     };
     // The book, like the weights, is a constant after the code: each measured on its own.
     let book_text = book.as_ref().map_or(String::new(), |b| format!("const BOOK: &str = \"{}\";\n", bytes_to_text(&b.to_packed::<G>(), rule.alphabet(), 1000)));
-    let code = bundle_bots(module, &main_text, BundledEngine::Net).and_then(|c| shorten(&c)).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
+    let code = bundle_bots(module, &main_text, BundledEngine::Net, target.avx2_only()).and_then(|c| shorten(&c)).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
     let code = prune_unused(&code, &format!("const WEIGHTS:&str=\"\";{}", if book.is_some() { "const BOOK:&str=\"\";" } else { "" }));
     let widths: Vec<String> = std::iter::once(net.num_features()).chain(net.hidden_widths()).map(|w| w.to_string()).collect();
     let (limit, unit) = (rule.limit, rule.unit());
@@ -293,7 +355,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
     for layout in layouts {
         let packed = to_bytes_calibrated_by_layer(&net, &layout, &calibration).map_err(|e| anyhow::anyhow!("cannot export {}: {e}", path.display()))?;
         let header = format!(
-            "// {} bot for {}, generated by cupzero {} from {}.\n// Net {} -> {} actions + 2 values, {} parameters, hidden layers stored as {}. Search: PUCT, tree reuse, solver.\n// Build: rustc --edition 2021 -O {}\n#![allow(dead_code, unused_imports, unused_variables, unused_mut, non_snake_case, non_camel_case_types, non_upper_case_globals)]\n",
+            "// {} bot for {}, generated by cupzero {} from {}.\n// Net {} -> {} actions + 2 values, {} parameters, hidden layers stored as {}. Search: PUCT, tree reuse, solver.\n// Build: rustc --edition 2021 -O {} (rustc {} or newer, any edition)\n#![allow(dead_code, unused_imports, unused_variables, unused_mut, non_snake_case, non_camel_case_types, non_upper_case_globals)]\n",
             G::NAME,
             platform_name(G::PLATFORM),
             env!("CARGO_PKG_VERSION"),
@@ -303,6 +365,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
             net.num_parameters(),
             layout_name(&layout, hidden_layers),
             args.output.file_name().map_or("bot.rs".into(), |n| n.to_string_lossy()),
+            BOTS_RUSTC_FLOOR,
         );
         let weights = format!("const WEIGHTS: &str = \"{}\";\n", bytes_to_text(&packed, rule.alphabet(), 1000));
         let text = format!("{header}{code}{book_text}{weights}");
@@ -322,6 +385,7 @@ fn export<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) -> Resul
                 layout_name(&layout, hidden_layers),
                 rule.alphabet().bits_per_character(),
             );
+            println!("{}: {}", args.output.display(), target.describe());
             if let Some(stored) = &args.stored_weights {
                 write_file(stored, &packed)?;
             }
@@ -351,25 +415,31 @@ fn export_classic<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) 
     if !G::has_classic_bot() {
         bail!("{} has no classic bot; nothing written", G::NAME);
     }
-    let rule = SizeRule::of(G::PLATFORM, args.count)?;
+    let target = Target::of::<G>(args);
+    let rule = SizeRule::of(&target.profile, args.count)?;
     let main_text = format!(
-        "fn main() {{\n    std::process::exit(classic::exported_classic_main::<{type_path}>(time::Safety::new({:?}, {}), {:?}));\n}}\n",
-        args.clock.margin_frac, args.clock.margin_ms, args.clock.time_scale
+        "fn main() {{\n{}    std::process::exit(classic::exported_classic_main::<{type_path}>(time::Safety::new({:?}, {}), {:?}));\n}}\n",
+        target.main_prologue(),
+        args.clock.margin_frac,
+        args.clock.margin_ms,
+        args.clock.time_scale
     );
-    let code = bundle_bots(module, &main_text, BundledEngine::Classic).and_then(|c| shorten(&c)).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
+    let code = bundle_bots(module, &main_text, BundledEngine::Classic, target.avx2_only()).and_then(|c| shorten(&c)).map_err(|e| anyhow::anyhow!("bundling failed: {e}"))?;
     let code = prune_unused(&code, "");
     let header = format!(
-        "// {} classic bot (no net) for {}, generated by cupzero {}.\n// Build: rustc --edition 2021 -O {}\n#![allow(dead_code, unused_imports, unused_variables, unused_mut, non_snake_case, non_camel_case_types, non_upper_case_globals)]\n",
+        "// {} classic bot (no net) for {}, generated by cupzero {}.\n// Build: rustc --edition 2021 -O {} (rustc {} or newer, any edition)\n#![allow(dead_code, unused_imports, unused_variables, unused_mut, non_snake_case, non_camel_case_types, non_upper_case_globals)]\n",
         G::NAME,
         platform_name(G::PLATFORM),
         env!("CARGO_PKG_VERSION"),
         args.output.file_name().map_or("bot.rs".into(), |n| n.to_string_lossy()),
+        BOTS_RUSTC_FLOOR,
     );
     let text = format!("{header}{code}");
     if rule.measure(&text) > rule.limit {
         bail!("{} is over the {} limit of {} {}; nothing written", both_counts(&text), platform_name(G::PLATFORM), rule.limit, rule.unit());
     }
     println!("{}: {} (limit {} {} on {}), classic bot, no weights", args.output.display(), both_counts(&text), rule.limit, rule.unit(), platform_name(G::PLATFORM));
+    println!("{}: {}", args.output.display(), target.describe());
     write_file(&args.output, text.as_bytes())
 }
 

@@ -2,6 +2,7 @@
 //! contest's clock. `cupzero play` and every exported single-file bot run this same code.
 
 use crate::agent::{Agent, SearchAgent};
+use crate::cpu::Cpu;
 use crate::encode::Encode;
 use crate::mcts::{MctsConfig, Selection};
 use crate::net_eval::NetEvaluator;
@@ -20,9 +21,80 @@ pub enum Platform {
     CodeCup,
 }
 
+/// What a platform compiles and runs a submission with: the exporter writes for it, and every
+/// exported bot is tested against it (docs/export.md gives the evidence for each figure). The
+/// exporter's alone: no bot carries it.
+#[cfg(not(bundle))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Profile {
+    pub platform: Platform,
+    /// The oldest rustc a submission must compile with.
+    pub oldest_rustc: &'static str,
+    /// The edition the platform compiles as; `None`: unknown, so any from 2015 on.
+    pub edition: Option<&'static str>,
+    /// The best vector instructions its CPUs are known to have.
+    pub cpu: Cpu,
+    /// Its memory limit in MiB (a game's own page may say less: [`Contest::MEMORY_MB`]).
+    pub memory_mb: usize,
+    /// Its limit on the source file, in UTF-16 code units (`characters`) or in bytes.
+    pub size_limit: usize,
+    pub counts_characters: bool,
+}
+
+#[cfg(not(bundle))]
+impl Platform {
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::CodinGame => "CodinGame",
+            Platform::CodeCup => "CodeCup",
+        }
+    }
+
+    pub fn profile(self) -> Profile {
+        match self {
+            // rustc 1.90, edition 2021, 768 MB, 100,000 characters (its languages page); AVX2
+            // judges (a Haswell measured in 2023).
+            Platform::CodinGame => Profile { platform: self, oldest_rustc: "1.90", edition: Some("2021"), cpu: Cpu::Avx2, memory_mb: 768, size_limit: 100_000, counts_characters: true },
+            // Unpublished compiler, pinned at 1.66 and 1.75 by recent winners; an unknown
+            // edition; a Sandy Bridge Xeon (AVX, no AVX2); an unpublished memory limit (the
+            // winners' tables stayed near 256 MiB); 1,474,560 bytes of source.
+            Platform::CodeCup => Profile { platform: self, oldest_rustc: "1.66", edition: None, cpu: Cpu::Avx, memory_mb: 256, size_limit: 1_474_560, counts_characters: false },
+        }
+    }
+}
+
+#[cfg(not(bundle))]
+impl Profile {
+    /// One line for reports: `CodeCup (rustc 1.66 on, any edition, AVX without AVX2, 256 MiB)`.
+    pub fn describe(&self) -> String {
+        let cpu = match self.cpu {
+            Cpu::Avx2 => "AVX2",
+            Cpu::Avx => "AVX without AVX2",
+            Cpu::Baseline => "SSE2 alone",
+        };
+        let edition = self.edition.map_or("any edition".to_string(), |e| format!("edition {e}"));
+        format!("{} (rustc {} on, {edition}, {cpu}, {} MiB)", self.platform.name(), self.oldest_rustc, self.memory_mb)
+    }
+}
+
+/// The profile a game's bot is written for: its platform's, with the game's own memory limit
+/// where that is lower.
+#[cfg(not(bundle))]
+pub fn profile_of<G: Contest>() -> Profile {
+    let mut profile = G::PLATFORM.profile();
+    if let Some(mb) = G::MEMORY_MB {
+        profile.memory_mb = profile.memory_mb.min(mb);
+    }
+    profile
+}
+
 /// A game with a contest protocol.
 pub trait Contest: Encode {
     const PLATFORM: Platform;
+    /// The memory limit of the game's own contest page in MiB, where it gives one below its
+    /// platform's ([`Profile::memory_mb`]): the exporter's to read, no bot's.
+    #[cfg(not(bundle))]
+    const MEMORY_MB: Option<usize> = None;
     /// The net bot's PUCT exploration constant. Lower values trust the net's policy more;
     /// chosen per game by judged matches (docs/lab/blackhole.md and docs/lab/qttt.md, The PUCT
     /// constant, 1.5 to 0.5; docs/lab/connect4.md, The PUCT constant stays 1.5).
@@ -54,7 +126,7 @@ pub trait Contest: Encode {
 
 /// Search settings of the net-guided bot.
 pub fn net_search_config<G: Contest>() -> MctsConfig {
-    MctsConfig { selection: Selection::Puct { c: G::PUCT_C, fpu_reduction: 0.2 }, max_nodes: 2_000_000, stop_when_proven: true }
+    MctsConfig { selection: Selection::Puct { c: G::PUCT_C, fpu_reduction: 0.2 }, max_nodes: 2_000_000, ..MctsConfig::puct() }
 }
 
 /// The net-guided search agent for `G`: the submission's, or with `playouts` the net bot's

@@ -86,7 +86,7 @@ impl<G: Playout> Evaluator<G> for PlayoutEvaluator {
 /// game's own playout at each leaf, an MCTS-solver for proven wins and losses, and the tree
 /// kept between turns. A game that plays this way fills in its [`Playout`] and `c`.
 pub fn uct_classic<G: Playout>(seed: u64, budget: Option<u64>, c: f32) -> SearchAgent<G, PlayoutEvaluator> {
-    let config = MctsConfig { selection: Selection::Uct { c }, max_nodes: 2_000_000, stop_when_proven: true };
+    let config = MctsConfig { selection: Selection::Uct { c }, max_nodes: 2_000_000, ..MctsConfig::uct() };
     SearchAgent::new(G::new_game(&mut Rng::new(0)), config, PlayoutEvaluator { rng: Rng::new(seed) }, budget)
 }
 

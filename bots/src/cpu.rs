@@ -16,8 +16,10 @@ pub enum Cpu {
 }
 
 impl Cpu {
+    #[cfg(not(bundle))]
     pub const ALL: [Cpu; 3] = [Cpu::Baseline, Cpu::Avx, Cpu::Avx2];
 
+    #[cfg(not(bundle))]
     pub fn name(self) -> &'static str {
         match self {
             Cpu::Baseline => "baseline",
@@ -53,6 +55,8 @@ pub fn detected() -> Cpu {
         if std::is_x86_feature_detected!("avx2") {
             return Cpu::Avx2;
         }
+        // A bot for AVX2's platforms runs plain code without it (no 128-bit kernels in it).
+        #[cfg(not(avx2_platform))]
         if std::is_x86_feature_detected!("avx") && std::is_x86_feature_detected!("sse4.2") && std::is_x86_feature_detected!("popcnt") {
             return Cpu::Avx;
         }

@@ -170,9 +170,12 @@ pub struct Workspace {
 
 /// Which kernels an evaluation runs (a const parameter, so each is compiled on its own).
 const PLAIN: u8 = 0;
-/// 128-bit SSE2: x86-64's baseline.
+/// 128-bit SSE2: x86-64's baseline. (What only CPUs without AVX2 run is marked for the
+/// exporter, which leaves it out of bots for platforms whose CPUs all have AVX2.)
+#[cfg(not(avx2_platform))]
 const SSE: u8 = 1;
 /// SSE2's integer kernels, float loops in AVX's 256-bit registers.
+#[cfg(not(avx2_platform))]
 const AVX: u8 = 2;
 const AVX2: u8 = 3;
 
@@ -214,11 +217,17 @@ impl QuantNet {
         #[cfg(target_arch = "x86_64")]
         {
             // SAFETY: `cpu::level` is at most what the CPU has, and each function enables no more.
-            return match crate::cpu::level() {
-                Cpu::Avx2 => unsafe { self.evaluate_avx2(work, slot, features, actions, logits) },
-                Cpu::Avx => unsafe { self.evaluate_avx(work, slot, features, actions, logits) },
-                Cpu::Baseline => self.evaluate_with::<SSE>(work, slot, features, actions, logits),
-            };
+            let level = crate::cpu::level();
+            if level == Cpu::Avx2 {
+                return unsafe { self.evaluate_avx2(work, slot, features, actions, logits) };
+            }
+            #[cfg(not(avx2_platform))]
+            {
+                if level == Cpu::Avx {
+                    return unsafe { self.evaluate_avx(work, slot, features, actions, logits) };
+                }
+                return self.evaluate_with::<SSE>(work, slot, features, actions, logits);
+            }
         }
         #[allow(unreachable_code)]
         self.evaluate_with::<PLAIN>(work, slot, features, actions, logits)
@@ -243,6 +252,7 @@ impl QuantNet {
     }
 
     /// The 128-bit kernels with AVX's encodings (and the plain loops vectorised for it).
+    #[cfg(not(avx2_platform))]
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,sse4.2,popcnt")]
     unsafe fn evaluate_avx(&self, work: &mut Workspace, slot: usize, features: &[f32], actions: &[Action], logits: &mut [f32]) -> [f32; VALUE_OUTPUTS] {
@@ -389,58 +399,57 @@ fn sort_change(input: u32, old: f32, new: f32, plus: &mut Vec<u32>, minus: &mut 
 /// The first layer's sums after inputs changed: `+ row` for each of `plus`, `- row` for each
 /// of `minus`, and `+ round(new * w) - round(old * w)` for each `(input, old, new)` of `scaled`,
 /// each term rounded on its own (so that adding a value and later taking it away cancels
-/// exactly; |x| <= 31 and |w| < 2^15 keep every product below 2^20). Four rows at a time, so
-/// that the sums are read and written once for four (a block of sums kept in registers over all
-/// rows reads the rows scattered, and measured slower).
+/// exactly; |x| <= 31 and |w| < 2^15 keep every product below 2^20). A row at a time (a block
+/// of sums kept in registers over all rows reads the rows scattered, and measured slower);
+/// without AVX2, four scaled rows at a time, so that the sums are read and written once for four.
 #[inline(always)]
 fn update_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32], scaled: &[(u32, f32, f32)]) {
     let padded = layer.padded;
     assert!(sums.len() == padded && padded % LANES == 0);
     let row = |i: u32| &layer.row(i as usize)[..padded];
-    for (rows, sign) in [(plus, 1), (minus, -1)] {
-        let mut four = rows.chunks_exact(4);
-        for i in &mut four {
-            let (a, b, c, d) = (row(i[0]), row(i[1]), row(i[2]), row(i[3]));
-            for o in 0..padded {
-                sums[o] += sign * (a[o] as i32 + b[o] as i32 + c[o] as i32 + d[o] as i32);
-            }
-        }
-        for &i in four.remainder() {
-            for (s, &w) in sums.iter_mut().zip(row(i)) {
-                *s += sign * w as i32;
-            }
+    for &i in plus {
+        for (s, &w) in sums.iter_mut().zip(row(i)) {
+            *s += w as i32;
         }
     }
-    let term = |w: i16, old: f32, new: f32| round_to_int(new * w as f32) - round_to_int(old * w as f32);
-    let mut four = scaled.chunks_exact(4);
-    for changes in &mut four {
+    for &i in minus {
+        for (s, &w) in sums.iter_mut().zip(row(i)) {
+            *s -= w as i32;
+        }
+    }
+    #[allow(unused_mut)]
+    let mut one_by_one = scaled;
+    #[cfg(not(avx2_platform))]
+    {
         #[cfg(target_arch = "x86_64")]
         {
-            // SAFETY: AVX only from code compiled for it after the CPU was checked, SSE2 is in
-            // every x86-64; every row and `sums` are `padded` long, a multiple of 8.
-            let rows = [0, 1, 2, 3].map(|k| (row(changes[k].0), changes[k].1, changes[k].2));
-            if K == AVX {
-                unsafe { scale_rows_avx(sums, rows) };
-                continue;
+            if K == AVX || K == SSE {
+                let mut four = scaled.chunks_exact(4);
+                for changes in &mut four {
+                    let rows = [0, 1, 2, 3].map(|k| (row(changes[k].0), changes[k].1, changes[k].2));
+                    // SAFETY: AVX only from code compiled for it after the CPU was checked, SSE2
+                    // is in every x86-64; every row and `sums` are `padded` long, a multiple of 8.
+                    unsafe {
+                        if K == AVX {
+                            scale_rows_avx(sums, rows)
+                        } else {
+                            scale_rows_sse(sums, rows)
+                        }
+                    }
+                }
+                one_by_one = four.remainder();
             }
-            if K == SSE {
-                unsafe { scale_rows_sse(sums, rows) };
-                continue;
-            }
-        }
-        let [(a, a0, a1), (b, b0, b1), (c, c0, c1), (d, d0, d1)] = [0, 1, 2, 3].map(|k| (row(changes[k].0), changes[k].1, changes[k].2));
-        for o in 0..padded {
-            sums[o] += term(a[o], a0, a1) + term(b[o], b0, b1) + term(c[o], c0, c1) + term(d[o], d0, d1);
         }
     }
-    for &(i, old, new) in four.remainder() {
+    for &(i, old, new) in one_by_one {
         for (s, &w) in sums.iter_mut().zip(row(i)) {
-            *s += term(w, old, new);
+            *s += round_to_int(new * w as f32) - round_to_int(old * w as f32);
         }
     }
 }
 
 /// [`scale_rows_avx`] in SSE2's 128-bit registers.
+#[cfg(not(avx2_platform))]
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn scale_rows_sse(sums: &mut [i32], rows: [(&[i16], f32, f32); 4]) {
@@ -466,6 +475,7 @@ unsafe fn scale_rows_sse(sums: &mut [i32], rows: [(&[i16], f32, f32); 4]) {
 /// Four scaled rows' terms eight at a time where the CPU has AVX but not AVX2: the products
 /// in 256-bit float registers, the sums in two 128-bit integer ones. `(a + R) - (b + R)` is
 /// exact (both lie in one binade), the same integer as the plain code's difference of roundings.
+#[cfg(not(avx2_platform))]
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn scale_rows_avx(sums: &mut [i32], rows: [(&[i16], f32, f32); 4]) {
@@ -544,8 +554,11 @@ fn add_pairs<const K: u8>(sums: &mut [i32], pairs: &[i16], padded: usize, active
         if K == AVX2 {
             return unsafe { add_pairs_avx2(sums, pairs, padded, active) };
         }
-        if K == SSE || K == AVX {
-            return unsafe { add_pairs_sse(sums, pairs, padded, active) };
+        #[cfg(not(avx2_platform))]
+        {
+            if K == SSE || K == AVX {
+                return unsafe { add_pairs_sse(sums, pairs, padded, active) };
+            }
         }
     }
     for &(k, packed) in active {
@@ -597,6 +610,7 @@ unsafe fn add_pairs_avx2(sums: &mut [i32], pairs: &[i16], padded: usize, active:
 }
 
 /// [`add_block_avx2`] in 128-bit registers.
+#[cfg(not(avx2_platform))]
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn add_block_sse<const REGISTERS: usize>(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)], start: usize, registers: usize) {
@@ -620,6 +634,7 @@ unsafe fn add_block_sse<const REGISTERS: usize>(sums: &mut [i32], pairs: &[i16],
 
 /// [`add_pairs_avx2`] in 128-bit registers (inlined into its caller, to take AVX's encodings
 /// where the caller has them): blocks of twelve registers of four sums (of x86-64's sixteen).
+#[cfg(not(avx2_platform))]
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn add_pairs_sse(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)]) {
@@ -645,8 +660,11 @@ fn dot<const K: u8>(a: &[i16], w: &[i16]) -> i32 {
         if K == AVX2 {
             return unsafe { dot_avx2(&a[..n], &w[..n]) };
         }
-        if K == SSE || K == AVX {
-            return unsafe { dot_sse(&a[..n], &w[..n]) };
+        #[cfg(not(avx2_platform))]
+        {
+            if K == SSE || K == AVX {
+                return unsafe { dot_sse(&a[..n], &w[..n]) };
+            }
         }
     }
     dot_portable(&a[..n], &w[..n])
@@ -675,6 +693,7 @@ unsafe fn dot_avx2(a: &[i16], w: &[i16]) -> i32 {
     _mm_cvtsi128_si32(last)
 }
 
+#[cfg(not(avx2_platform))]
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn dot_sse(a: &[i16], w: &[i16]) -> i32 {

@@ -42,8 +42,10 @@ pub enum Selection {
 #[derive(Clone, Debug)]
 pub struct MctsConfig {
     pub selection: Selection,
-    /// The tree never grows past this many nodes; search stops when it is full.
+    /// The tree never grows past this many nodes, nor its arena past this many bytes (one
+    /// more playout's worth at most); search stops when it is full.
     pub max_nodes: usize,
+    pub max_bytes: usize,
     /// Stop searching as soon as the root's value is proven.
     pub stop_when_proven: bool,
 }
@@ -51,11 +53,11 @@ pub struct MctsConfig {
 impl MctsConfig {
     /// UCT1 with random rollouts: the net-free baseline bot.
     pub fn uct() -> Self {
-        MctsConfig { selection: Selection::Uct { c: 1.0 }, max_nodes: 4_000_000, stop_when_proven: true }
+        MctsConfig { selection: Selection::Uct { c: 1.0 }, max_nodes: 4_000_000, max_bytes: crate::memory::tree_bytes(), stop_when_proven: true }
     }
     /// PUCT for net-guided search.
     pub fn puct() -> Self {
-        MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.2 }, max_nodes: 4_000_000, stop_when_proven: true }
+        MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.2 }, max_nodes: 4_000_000, max_bytes: crate::memory::tree_bytes(), stop_when_proven: true }
     }
 }
 
@@ -148,6 +150,9 @@ mod slot {
 const FIRST_CAPACITY: usize = 4;
 /// The most children a node may have: slot and candidate numbers fit in 10 bits.
 const MAX_CHILDREN: usize = 1023;
+/// The most words one playout adds to the arena: a chunk of slots moved to a larger one, and
+/// a leaf's expansion.
+const PLAYOUT_WORDS: usize = 2 * node::HEADER + (slot::FIELDS + 2) * MAX_CHILDREN;
 
 /// A child: slot `index` of the node at `node` (whose chunk holds `capacity` slots).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -401,6 +406,7 @@ impl<G: Game> Mcts<G> {
         let count = self.header(node, node::COUNT) as usize;
         let (slots, capacity) = (self.header(node, node::SLOTS) as usize, self.header(node, node::CAPACITY) as usize);
         let wider = if capacity == 0 { FIRST_CAPACITY } else { 2 * capacity }.min(count).max(1);
+        self.make_room(node::HEADER + slot::FIELDS * wider);
         let moved = self.arena.len();
         self.arena.resize(moved + node::HEADER + slot::FIELDS * wider, 0);
         self.arena.copy_within(node as usize..node as usize + node::HEADER, moved);
@@ -414,6 +420,17 @@ impl<G: Game> Mcts<G> {
             Some(p) => self.set(p, slot::NODE, moved as u32),
         }
         moved as u32
+    }
+
+    /// Makes room for `extra` more words in the arena: twice its capacity, or what is needed,
+    /// but never past the playout that fills it ([`MctsConfig::max_bytes`]).
+    fn make_room(&mut self, extra: usize) {
+        let needed = self.arena.len() + extra;
+        if needed > self.arena.capacity() {
+            let most = (self.config.max_bytes / 4).saturating_add(PLAYOUT_WORDS);
+            let capacity = (2 * self.arena.capacity()).max(1 << 12).min(most).max(needed);
+            self.arena.reserve_exact(capacity - self.arena.len());
+        }
     }
 
     /// Plays `action` at the root, keeping what was learnt about the position it leads to.
@@ -473,6 +490,8 @@ impl<G: Game> Mcts<G> {
         let proven = self.proven_at(Some(place));
         let mut arena = std::mem::take(&mut self.spare);
         arena.clear();
+        // The subtree is smaller than the tree: no growth past the tree's own size.
+        arena.reserve_exact(self.arena.len());
         let mut nodes = 1;
         // (old node, where its copy's offset is to be written: None for the root).
         let mut queue: Vec<(u32, Option<usize>)> = vec![(node, None)];
@@ -519,8 +538,10 @@ impl<G: Game> Mcts<G> {
         self.path.len() + 1
     }
 
+    /// Whether the tree has reached [`MctsConfig::max_nodes`], or its arena cannot take one
+    /// more playout within [`MctsConfig::max_bytes`].
     pub fn is_full(&self) -> bool {
-        self.nodes >= self.config.max_nodes
+        self.nodes >= self.config.max_nodes || self.arena.len().saturating_add(PLAYOUT_WORDS) > self.config.max_bytes / 4
     }
 
     /// Playouts that went through the root (including those kept from earlier turns).
@@ -706,6 +727,7 @@ impl<G: Game> Mcts<G> {
         let uniform = !(sum > 0.0 && sum.is_finite());
         let mover = self.leaf_state.to_move();
         let prior = |i: usize| if uniform { 1.0 / n as f32 } else { priors[i] / sum };
+        self.make_room(2 * n + node::HEADER);
         let candidates = self.arena.len();
         self.arena.extend((0..n).map(|i| prior(i).to_bits()));
         for i in 0..n {

@@ -378,7 +378,7 @@ fn run_shard<G: Training>(
     let config = MctsConfig {
         selection: Selection::Puct { c: settings.c_puct, fpu_reduction: settings.fpu_reduction },
         max_nodes: 1 << 20,
-        stop_when_proven: true,
+        ..MctsConfig::puct()
     };
     let mut rng = Rng::new(rng_seed);
     let mut next_seed = seeds.iter();

@@ -44,6 +44,9 @@ pub fn parse_line(state: &Qttt, line: &str) -> Result<Vec<Action>, String> {
 
 impl Contest for Qttt {
     const PLATFORM: Platform = Platform::CodeCup;
+    // The 2012 contest page: "64 Mb of internal memory available for your program".
+    #[cfg(not(bundle))]
+    const MEMORY_MB: Option<usize> = Some(64);
     // 0.5 instead of 1.5: 3 losses instead of 23 in 200 judged games, ratio 1.15 vs 1.14
     // (docs/lab/qttt.md, The PUCT constant, 1.5 to 0.5).
     const PUCT_C: f32 = 0.5;

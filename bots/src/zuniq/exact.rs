@@ -148,7 +148,7 @@ impl ZuniqSolver {
 /// of play and win most often: the generic solver's order through `Zuniq::legal_actions`).
 fn ordered(legal: u64, closing: u64) -> impl Iterator<Item = Action> {
     IntoIterator::into_iter([closing, legal & !closing]).flat_map(|set| {
-        std::iter::successors(Some(set), |rest| Some(rest & (rest - 1)))
+        std::iter::successors(Some(set), |rest| Some(rest & rest.wrapping_sub(1)))
             .take_while(|&rest| rest != 0)
             .map(|rest| rest.trailing_zeros() as Action)
     })

@@ -113,6 +113,10 @@ pub struct GameRecord {
     pub total_answer_ms: [u64; 2],
     /// Per seat, every answer after the first, in microseconds.
     pub later_answers_us: [Vec<u32>; 2],
+    /// Per seat, the program's peak resident memory at its last answer, in KiB (0: unknown;
+    /// records of judges before it have none).
+    #[serde(default)]
+    pub peak_memory_kib: [u64; 2],
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -132,6 +136,8 @@ pub struct JudgeSummary {
     pub most_game_time_ms: [u64; 2],
     /// Of A and B: all answers of all games together (ms), for the mean thinking time a game.
     pub all_games_time_ms: [u64; 2],
+    /// Of A and B: the highest peak resident memory of any game, in KiB (0: unknown).
+    pub peak_memory_kib: [u64; 2],
     /// Of A and B: every answer after a game's first (µs), for percentiles.
     #[serde(skip)]
     pub later_answers_us: [Vec<u32>; 2],
@@ -209,6 +215,7 @@ impl JudgeSummary {
             self.slowest_later_ms[who] = self.slowest_later_ms[who].max(record.slowest_later_ms[seat]);
             self.most_game_time_ms[who] = self.most_game_time_ms[who].max(record.total_answer_ms[seat]);
             self.all_games_time_ms[who] += record.total_answer_ms[seat];
+            self.peak_memory_kib[who] = self.peak_memory_kib[who].max(record.peak_memory_kib[seat]);
             self.later_answers_us[who].extend_from_slice(&record.later_answers_us[seat]);
         }
     }
@@ -274,7 +281,12 @@ impl JudgeSummary {
             self.all_games_time_ms[1] / self.games.max(1) as u64,
             self.most_game_time_ms[0],
             self.most_game_time_ms[1],
-        ) + &self.sprt.as_ref().map_or(String::new(), |t| format!("\n{}", t.test.status_line("", "A", t.pairs, t.llr, t.decision)))
+        ) + &if self.peak_memory_kib == [0, 0] {
+            String::new()
+        } else {
+            let mb = |kib: u64| if kib == 0 { "?".to_string() } else { format!("{:.1} MB", kib as f64 / 1024.0) };
+            format!("\npeak memory (resident, the most of any game): A {}, B {}", mb(self.peak_memory_kib[0]), mb(self.peak_memory_kib[1]))
+        } + &self.sprt.as_ref().map_or(String::new(), |t| format!("\n{}", t.test.status_line("", "A", t.pairs, t.llr, t.decision)))
     }
 }
 
@@ -407,6 +419,7 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
         slowest_later_ms: players.each_ref().map(|p| p.timing.slowest_later.as_millis() as u64),
         total_answer_ms: players.each_ref().map(|p| p.timing.total.as_millis() as u64),
         later_answers_us: players.each_ref().map(|p| p.timing.later_us.clone()),
+        peak_memory_kib: players.each_ref().map(|p| p.timing.peak_kib),
     };
     if let Some(dir) = &config.transcripts {
         for (seat, player) in players.iter_mut().enumerate() {
@@ -449,6 +462,7 @@ mod tests {
             slowest_later_ms: [30, 40],
             total_answer_ms: [1000, 2000],
             later_answers_us: [vec![1000 * (game as u32 + 1)], vec![5000]],
+            peak_memory_kib: [2048 * (game as u64 + 1), 0],
         }
     }
 
@@ -473,6 +487,11 @@ mod tests {
         let (summary, warnings) = summarize_records(&[first.clone(), second.clone()]).unwrap();
         assert_eq!(summary.report(["a", "b"]), played.report(["a", "b"]));
         assert_eq!((summary.games, summary.faults[1][0], summary.by_seat[1].losses), (3, 1, 1));
+        assert!(summary.report(["a", "b"]).contains("peak memory (resident, the most of any game): A 6.0 MB, B 4.0 MB"), "{}", summary.report(["a", "b"]));
+        // A record of a judge before memory was measured reads as unknown.
+        let old = line(&records[0]).replace(",\"peak_memory_kib\":[2048,0]", "");
+        assert!(!old.contains("peak_memory"));
+        assert_eq!(serde_json::from_str::<GameRecord>(&old).unwrap().peak_memory_kib, [0, 0]);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         std::fs::write(&second, line(&records[2]) + "{\"game\": 3}\n" + &line(&records[0])).unwrap();
         let error = summarize_records(&[first, second]).unwrap_err();

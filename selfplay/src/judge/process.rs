@@ -108,6 +108,9 @@ pub struct ResponseTiming {
     pub total: Duration,
     /// Every answer after the first, in microseconds (for percentiles against the limit).
     pub later_us: Vec<u32>,
+    /// The program's peak resident memory (Linux's VmHWM) when it last answered, in KiB; 0
+    /// where it cannot be read.
+    pub peak_kib: u64,
 }
 
 impl ResponseTiming {
@@ -234,6 +237,7 @@ impl PlayerProcess {
         match result {
             Ok(Ok(line)) => {
                 self.timing.record(took);
+                self.timing.peak_kib = self.timing.peak_kib.max(peak_resident_kib(self.child.id()));
                 if let Some(t) = &mut self.transcript {
                     t.push(format!("< {line}"));
                 }
@@ -278,6 +282,15 @@ impl PlayerProcess {
     pub fn take_transcript(&mut self) -> Vec<String> {
         self.transcript.take().unwrap_or_default()
     }
+}
+
+/// The peak resident memory of process `pid` so far (`VmHWM` of `/proc/PID/status`), in KiB;
+/// 0 where there is no such file (not Linux, the process gone).
+pub fn peak_resident_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| status.lines().find_map(|l| l.strip_prefix("VmHWM:").and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())))
+        .unwrap_or(0)
 }
 
 /// Reads `output` line by line into `queue` until it ends, the judge stops listening, or a
