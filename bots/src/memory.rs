@@ -12,10 +12,10 @@ pub fn set_limit_mb(mb: usize) {
     LIMIT_MB.store(mb, Ordering::Relaxed);
 }
 
-/// The most bytes one search tree may hold: a fifth of the limit. A tree's arena keeps a spare
-/// of its size for re-rooting, and growing moves it to one up to twice as large, so a tree can
-/// hold two and a half times this at once; the net, the solvers' tables and the program
-/// itself take the rest.
+/// The most bytes one search tree may hold: a quarter of the limit. A tree's arena keeps a
+/// spare of its size for re-rooting, and growing moves it to one up to twice as large, so a
+/// tree can hold two and a half times this at once; the net, the solvers' tables and the
+/// program itself take the rest.
 pub fn tree_bytes() -> usize {
     tree_share(LIMIT_MB.load(Ordering::Relaxed))
 }
@@ -23,7 +23,7 @@ pub fn tree_bytes() -> usize {
 fn tree_share(limit_mb: usize) -> usize {
     match limit_mb {
         0 => usize::MAX,
-        mb => mb.saturating_mul(1 << 20) / 5,
+        mb => mb.saturating_mul(1 << 20) / 4,
     }
 }
 
@@ -33,8 +33,8 @@ mod tests {
 
     // The global limit stays unset here: the other tests of this process build searches.
     #[test]
-    fn a_limit_gives_trees_a_fifth_and_no_limit_none() {
-        assert_eq!(tree_share(10), 2 << 20);
+    fn a_limit_gives_trees_a_quarter_and_no_limit_none() {
+        assert_eq!(tree_share(12), 3 << 20);
         assert_eq!(tree_share(0), usize::MAX);
         assert_eq!(tree_bytes(), usize::MAX);
     }
