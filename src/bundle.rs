@@ -299,11 +299,11 @@ fn module_source<'a>(sources: &HashMap<&str, &'a str>, dir: &str, name: &str) ->
 
 /// The text of module file `path` with its `mod x;` lines replaced by the modules' contents;
 /// a module whose path (`mcts`, `connect4/classic`) `keep` refuses is left out.
-fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&str) -> bool, avx2_only: bool) -> Result<String, String> {
+fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&str) -> bool, left_out: &[&str]) -> Result<String, String> {
     let mut lexed = lex(text).map_err(|e| format!("{path}: {e}"))?;
     strip_tests(&mut lexed).map_err(|e| format!("{path}: {e}"))?;
-    if avx2_only {
-        strip_marked(&mut lexed, AVX2_ONLY_MARKER).map_err(|e| format!("{path}: {e}"))?;
+    for marker in left_out {
+        strip_marked(&mut lexed, marker).map_err(|e| format!("{path}: {e}"))?;
     }
     strip_debug_asserts(&mut lexed);
     strip_assert_messages(&mut lexed);
@@ -323,7 +323,7 @@ fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&
                     continue;
                 }
                 let (child_path, child) = module_source(sources, &dir, name)?;
-                out.push_str(&format!("pub mod {name} {{\n{}\n}}\n", expand(sources, &child_path, child, keep, avx2_only)?));
+                out.push_str(&format!("pub mod {name} {{\n{}\n}}\n", expand(sources, &child_path, child, keep, left_out)?));
             }
             _ => {
                 out.push_str(line);
@@ -435,16 +435,28 @@ pub enum BundledEngine {
     Classic,
 }
 
-/// Bundles the modules of `bots` that the bot program and game module `game_module` need,
-/// followed by `main_text`. Returns the code, minified.
 /// Marks what only CPUs without AVX2 run (the 128-bit kernels): a bundle for a platform whose
-/// CPUs all have AVX2 leaves those items out. Cargo never sets the cfg.
-const AVX2_ONLY_MARKER: &str = "#[cfg(not(avx2_platform))]";
+/// CPUs all have AVX2 leaves those items out (such a bot runs the plain code there). Cargo
+/// never sets the cfg, nor the others below.
+pub const AVX2_ONLY_MARKER: &str = "#[cfg(not(avx2_platform))]";
+
+/// Marks the reader of one weight storage (`bots::nn`): a bundle whose weights use none of
+/// it leaves it out.
+pub const WEIGHT_READER_MARKERS: [(bots::nn::StorageKind, &str); 4] = [
+    (bots::nn::StorageKind::F32, "#[cfg(not(no_f32_weights))]"),
+    (bots::nn::StorageKind::F16, "#[cfg(not(no_f16_weights))]"),
+    (bots::nn::StorageKind::Int, "#[cfg(not(no_int_weights))]"),
+    (bots::nn::StorageKind::Coded, "#[cfg(not(no_coded_weights))]"),
+];
+
+/// Marks the reading of one text alphabet (`bots::text`): a bundle whose text is written in the
+/// other leaves it out.
+pub const TEXT_READER_MARKERS: [(bots::text::Alphabet, &str); 2] = [(bots::text::Alphabet::Ascii, "#[cfg(not(no_ascii_text))]"), (bots::text::Alphabet::Wide, "#[cfg(not(no_wide_text))]")];
 
 /// Bundles the modules of `bots` that the bot program and game module `game_module` need,
-/// followed by `main_text`. Returns the code, minified. With `avx2_only` the kernels for CPUs
-/// without AVX2 stay out ([`AVX2_ONLY_MARKER`]): such a bot runs the plain code there.
-pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine, avx2_only: bool) -> Result<String, String> {
+/// followed by `main_text`. Returns the code, minified. Items marked with one of `left_out`
+/// ([`AVX2_ONLY_MARKER`], [`WEIGHT_READER_MARKERS`], [`TEXT_READER_MARKERS`]) stay out.
+pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine, left_out: &[&str]) -> Result<String, String> {
     let mut sources: HashMap<&str, &str> = BOTS_SOURCES.iter().copied().collect();
     if !sources.contains_key(format!("{game_module}/mod.rs").as_str()) {
         return Err(format!("no game module {game_module} in bots"));
@@ -473,7 +485,7 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine, av
         Some(_) => game_parts.iter().any(|p| p == path),
     };
     let lib = sources.get("lib.rs").ok_or("bots/src/lib.rs missing")?;
-    let code = expand(&sources, "lib.rs", &lib_with_games(lib)?, &keep, avx2_only)?;
+    let code = expand(&sources, "lib.rs", &lib_with_games(lib)?, &keep, left_out)?;
     let lexed = lex(&format!("{code}\n{main_text}"))?;
     Ok(minify(&lexed))
 }
@@ -588,9 +600,62 @@ fn named_once(l: &Lexed, at: usize) -> bool {
     count == 1
 }
 
-/// Where (char offsets of their names) `rustc` finds unused items in `code` + `extra`, its
-/// modules made private so that the analysis sees the whole bot; `None` without a `rustc`.
-fn dead_items(code: &str, extra: &str) -> Option<Vec<usize>> {
+/// `code` (a minified bundle, completed by `extra`) with `Debug` taken out of every derive
+/// whose type no code prints or unwraps: `rustc` names the types that still need it, which
+/// keep it. Unchanged where it does not build otherwise, or without a `rustc`.
+pub fn drop_unused_debug(code: &str, extra: &str) -> String {
+    let mut keep: Vec<String> = Vec::new();
+    for _ in 0..3 {
+        let candidate = without_debug(code, &keep);
+        if candidate == code {
+            return candidate;
+        }
+        let Some((built, stderr)) = rustc_check(&candidate, extra) else { return code.to_string() };
+        if built {
+            return candidate;
+        }
+        let before = keep.len();
+        for message in stderr.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).filter_map(|d| d["message"].as_str().map(str::to_string)) {
+            // "`Ab` doesn't implement `Debug`", "`Ab` doesn't implement `std::fmt::Debug`"
+            if let Some(name) = message.strip_prefix('`').and_then(|m| m.split('`').next()).filter(|_| message.contains("implement") && message.contains("Debug")) {
+                let name = name.split('<').next().unwrap_or(name).to_string();
+                if !keep.contains(&name) {
+                    keep.push(name);
+                }
+            }
+        }
+        if keep.len() == before {
+            break;
+        }
+    }
+    code.to_string()
+}
+
+/// `code` with `Debug` out of the derives of every type but `keep`'s (a derive left empty goes).
+fn without_debug(code: &str, keep: &[String]) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("#[derive(") {
+        out.push_str(&rest[..at]);
+        let Some(close) = rest[at..].find(")]").map(|c| at + c) else { break };
+        let list: Vec<&str> = rest[at + 9..close].split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+        // The derived type: after any further attributes, `pub`, then `struct` or `enum`.
+        let after = &rest[close + 2..];
+        let name = after.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).skip_while(|w| !matches!(*w, "struct" | "enum")).nth(1).unwrap_or("");
+        let kept: Vec<&str> = list.iter().copied().filter(|&t| t != "Debug" || keep.iter().any(|k| k == name)).collect();
+        if !kept.is_empty() {
+            out.push_str(&format!("#[derive({})]", kept.join(",")));
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Compiles `code` + `extra` for analysis (`--emit=metadata`, its modules made private so that
+/// the analysis sees the whole bot): whether it built, and rustc's JSON diagnostics; `None`
+/// without a `rustc`.
+fn rustc_check(code: &str, extra: &str) -> Option<(bool, String)> {
     let dir = std::env::temp_dir().join(format!("cupzero-prune-{}-{:?}", std::process::id(), std::thread::current().id()));
     std::fs::create_dir_all(&dir).ok()?;
     let file = dir.join("bot.rs");
@@ -605,9 +670,17 @@ fn dead_items(code: &str, extra: &str) -> Option<Vec<usize>> {
         .ok();
     let _ = std::fs::remove_dir_all(&dir);
     let output = output?;
-    if !output.status.success() {
+    Some((output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned()))
+}
+
+/// Where (char offsets of their names) `rustc` finds unused items in `code` + `extra`; `None`
+/// where it does not build, or without a `rustc`.
+fn dead_items(code: &str, extra: &str) -> Option<Vec<usize>> {
+    let (built, stderr) = rustc_check(code, extra)?;
+    if !built {
         return None;
     }
+    let private = code.replace("pub mod ", "    mod ");
     // Byte offsets to char offsets.
     let char_at: Vec<usize> = {
         let mut map = vec![0; private.len() + 1];
@@ -618,7 +691,7 @@ fn dead_items(code: &str, extra: &str) -> Option<Vec<usize>> {
         map
     };
     let mut found = Vec::new();
-    for line in String::from_utf8_lossy(&output.stderr).lines() {
+    for line in stderr.lines() {
         let Ok(diagnostic) = serde_json::from_str::<serde_json::Value>(line) else { continue };
         if diagnostic["code"]["code"] != "dead_code" {
             continue;
@@ -767,25 +840,35 @@ mod tests {
 
     #[test]
     fn bundle_keeps_only_the_asked_game_and_has_no_tests() {
-        let code = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, false).unwrap();
+        let code = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, &[]).unwrap();
         assert!(code.contains("pub mod connect4{"), "connect4 inlined");
         assert!(!code.contains("pub mod classic{"), "the net bot carries no classic code");
         assert!(code.contains("pub mod mcts{"));
         assert!(!code.contains("pub mod nn_write"), "the weight writer is not reachable from the bot");
         assert!(!code.contains("#[cfg(test)]") && !code.contains("#[test]"));
         assert!(!code.contains("mod connect4;"), "every mod declaration expanded");
-        assert!(bundle_bots("chess", "", BundledEngine::Net, false).is_err());
-        let classic = bundle_bots("connect4", "fn main() {}", BundledEngine::Classic, false).unwrap();
+        assert!(bundle_bots("chess", "", BundledEngine::Net, &[]).is_err());
+        let classic = bundle_bots("connect4", "fn main() {}", BundledEngine::Classic, &[]).unwrap();
         assert!(classic.matches("pub mod classic{").count() == 2, "the classic trait and Connect 4's classic bot");
         // A game submodule only the classic bot names stays out of the net bot; one the net
         // bot's code names goes in.
         assert!(!code.contains("pub mod search{") && classic.contains("pub mod search{"), "Connect 4's alpha-beta");
         assert!(!code.contains("pub mod solver{"), "nor what only that module needs");
-        let black_hole = bundle_bots("blackhole", "fn main() {}", BundledEngine::Net, false).unwrap();
+        let black_hole = bundle_bots("blackhole", "fn main() {}", BundledEngine::Net, &[]).unwrap();
         assert!(black_hole.contains("pub mod endgame{") && black_hole.contains("pub mod protocol{"), "Black Hole's net bot plays its endgame exactly");
         assert!(!classic.contains("pub mod zuniq{") && !classic.contains("pub mod blackhole{"));
-        let avx2 = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, true).unwrap();
+        let avx2 = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, &[AVX2_ONLY_MARKER]).unwrap();
         assert!(code.contains("fn dot_sse(") && !avx2.contains("fn dot_sse(") && avx2.contains("fn dot_avx2("), "a bundle for AVX2 platforms carries AVX2's kernels alone");
+        let f16_alone: Vec<&str> = WEIGHT_READER_MARKERS.iter().filter(|(kind, _)| *kind != bots::nn::StorageKind::F16).map(|&(_, m)| m).collect();
+        let f16 = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, &f16_alone).unwrap();
+        assert!(code.contains("RangeDecoder::new") && !f16.contains("RangeDecoder::new") && f16.contains("f16_to_f32(u16"), "a bundle reads only its weights' storages");
+    }
+
+    #[test]
+    fn debug_goes_from_derives_but_those_named() {
+        let code = "#[derive(Clone,Debug)]pub struct Ab{x:u8}#[derive(Debug)]#[repr(u8)]enum Bc{X}#[derive(Debug,Copy,Clone)]pub enum Cd{Y}";
+        assert_eq!(without_debug(code, &[]), "#[derive(Clone)]pub struct Ab{x:u8}#[repr(u8)]enum Bc{X}#[derive(Copy,Clone)]pub enum Cd{Y}");
+        assert_eq!(without_debug(code, &["Bc".to_string()]), "#[derive(Clone)]pub struct Ab{x:u8}#[derive(Debug)]#[repr(u8)]enum Bc{X}#[derive(Copy,Clone)]pub enum Cd{Y}");
     }
 
     #[test]

@@ -53,6 +53,11 @@ pub struct JudgeArgs {
     /// always answer alike otherwise play the same two games over and over.
     #[arg(long, default_value_t = 0)]
     pub opening_plies: usize,
+    /// Games 2k and 2k+1 share a seed (seats swapped): where the seed deals the game (Black
+    /// Hole's brown stones), each deal is played from both seats, as `--sprt` and
+    /// `--opening-plies` always do.
+    #[arg(long)]
+    pub paired: bool,
     /// Print a line per finished game.
     #[arg(long)]
     pub verbose: bool,
@@ -134,7 +139,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         transcripts: args.transcripts,
         suspend: !args.no_suspend,
         game_offset: 0,
-        paired_seeds: args.sprt.is_some() || args.opening_plies > 0,
+        paired_seeds: args.paired || args.sprt.is_some() || args.opening_plies > 0,
         opening_plies: args.opening_plies,
         sprt: args.sprt.as_deref().map(selfplay::sprt::Sprt::parse).transpose().map_err(anyhow::Error::msg)?,
     };

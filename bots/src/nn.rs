@@ -47,13 +47,51 @@ pub enum Storage {
     Coded { bits: u8 },
 }
 
+/// A storage without its width: which reader a weight file needs.
+#[cfg(not(bundle))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StorageKind {
+    F32,
+    F16,
+    Int,
+    Coded,
+}
+
 impl Storage {
+    #[cfg(not(bundle))]
+    pub fn kind(self) -> StorageKind {
+        match self {
+            Storage::F32 => StorageKind::F32,
+            Storage::F16 => StorageKind::F16,
+            Storage::Int { .. } => StorageKind::Int,
+            Storage::Coded { .. } => StorageKind::Coded,
+        }
+    }
+
     pub fn tag(self) -> [u8; 2] {
         match self {
             Storage::F32 => [0, 32],
             Storage::F16 => [1, 16],
             Storage::Int { bits } => [2, bits],
             Storage::Coded { bits } => [3, bits],
+        }
+    }
+
+    /// The integer width of `Int` storage.
+    #[cfg(not(no_int_weights))]
+    pub fn packed_bits(self) -> Option<u8> {
+        match self {
+            Storage::Int { bits } => Some(bits),
+            _ => None,
+        }
+    }
+
+    /// The integer width of `Coded` storage.
+    #[cfg(not(no_coded_weights))]
+    pub fn coded_bits(self) -> Option<u8> {
+        match self {
+            Storage::Coded { bits } => Some(bits),
+            _ => None,
         }
     }
 
@@ -215,6 +253,20 @@ impl Mlp {
 
     /// Reads the compact format, checking magic, version, game, shapes and checksum.
     pub fn from_bytes(bytes: &[u8], expected_game: &str) -> Result<Mlp, WeightsError> {
+        Mlp::read(bytes, expected_game, &mut Vec::new())
+    }
+
+    /// The storage of each layer of a weight file, hidden layers first, then the policy and
+    /// value heads (what an exported bot must read).
+    #[cfg(not(bundle))]
+    pub fn storages(bytes: &[u8], expected_game: &str) -> Result<Vec<Storage>, WeightsError> {
+        let mut storages = Vec::new();
+        Mlp::read(bytes, expected_game, &mut storages)?;
+        Ok(storages)
+    }
+
+    /// [`Mlp::from_bytes`], listing each layer's storage in `storages`.
+    fn read(bytes: &[u8], expected_game: &str, storages: &mut Vec<Storage>) -> Result<Mlp, WeightsError> {
         if bytes.len() < 4 || &bytes[..4] != MAGIC {
             return Err(WeightsError::NotAWeightFile);
         }
@@ -257,44 +309,58 @@ impl Mlp {
         let mut read_layer = |inputs: usize, outputs: usize| -> Result<Dense, WeightsError> {
             let mut l = Dense::zeros(inputs, outputs);
             let tag = r.take::<2>()?;
-            match Storage::from_tag(tag).ok_or(WeightsError::UnknownStorage(tag))? {
-                Storage::F32 => {
-                    for v in l.weights.iter_mut() {
-                        *v = f32::from_le_bytes(r.take::<4>()?);
-                    }
+            let storage = Storage::from_tag(tag).ok_or(WeightsError::UnknownStorage(tag))?;
+            storages.push(storage);
+            // Each storage a statement of its own: an exported bot carries the readers of the
+            // storages its weights use, the exporter leaves the others out (their markers).
+            let mut read = false;
+            #[cfg(not(no_f32_weights))]
+            if storage == Storage::F32 {
+                for v in l.weights.iter_mut() {
+                    *v = f32::from_le_bytes(r.take::<4>()?);
                 }
-                Storage::F16 => {
-                    for v in l.weights.iter_mut() {
-                        *v = f16_to_f32(u16::from_le_bytes(r.take::<2>()?));
-                    }
+                read = true;
+            }
+            #[cfg(not(no_f16_weights))]
+            if storage == Storage::F16 {
+                for v in l.weights.iter_mut() {
+                    *v = f16_to_f32(u16::from_le_bytes(r.take::<2>()?));
                 }
-                Storage::Int { bits } => {
-                    let scales = (0..outputs).map(|_| r.take::<4>().map(f32::from_le_bytes)).collect::<Result<Vec<_>, _>>()?;
-                    let packed = r.slice((inputs * outputs * bits as usize + 7) / 8)?;
-                    let (mut acc, mut held, mut next) = (0u32, 0u32, 0usize);
-                    for (i, v) in l.weights.iter_mut().enumerate() {
-                        while held < bits as u32 {
-                            acc |= (packed[next] as u32) << held;
-                            next += 1;
-                            held += 8;
-                        }
-                        let raw = acc & ((1 << bits) - 1);
-                        acc >>= bits;
-                        held -= bits as u32;
-                        // Sign-extend the B-bit two's complement value.
-                        let q = ((raw << (32 - bits as u32)) as i32) >> (32 - bits as u32);
-                        *v = q as f32 * scales[i % outputs];
+                read = true;
+            }
+            #[cfg(not(no_int_weights))]
+            if let Some(bits) = storage.packed_bits() {
+                let scales = (0..outputs).map(|_| r.take::<4>().map(f32::from_le_bytes)).collect::<Result<Vec<_>, _>>()?;
+                let packed = r.slice((inputs * outputs * bits as usize + 7) / 8)?;
+                let (mut acc, mut held, mut next) = (0u32, 0u32, 0usize);
+                for (i, v) in l.weights.iter_mut().enumerate() {
+                    while held < bits as u32 {
+                        acc |= (packed[next] as u32) << held;
+                        next += 1;
+                        held += 8;
                     }
+                    let raw = acc & ((1 << bits) - 1);
+                    acc >>= bits;
+                    held -= bits as u32;
+                    // Sign-extend the B-bit two's complement value.
+                    let q = ((raw << (32 - bits as u32)) as i32) >> (32 - bits as u32);
+                    *v = q as f32 * scales[i % outputs];
                 }
-                Storage::Coded { bits } => {
-                    let scales = (0..outputs).map(|_| r.take::<4>().map(f32::from_le_bytes)).collect::<Result<Vec<_>, _>>()?;
-                    let len = r.u32()? as usize;
-                    let mut decoder = RangeDecoder::new(r.slice(len)?);
-                    let mut model = IntModel::new(bits);
-                    for (i, v) in l.weights.iter_mut().enumerate() {
-                        *v = model.decode(&mut decoder) as f32 * scales[i % outputs];
-                    }
+                read = true;
+            }
+            #[cfg(not(no_coded_weights))]
+            if let Some(bits) = storage.coded_bits() {
+                let scales = (0..outputs).map(|_| r.take::<4>().map(f32::from_le_bytes)).collect::<Result<Vec<_>, _>>()?;
+                let len = r.u32()? as usize;
+                let mut decoder = RangeDecoder::new(r.slice(len)?);
+                let mut model = IntModel::new(bits);
+                for (i, v) in l.weights.iter_mut().enumerate() {
+                    *v = model.decode(&mut decoder) as f32 * scales[i % outputs];
                 }
+                read = true;
+            }
+            if !read {
+                return Err(WeightsError::UnknownStorage(tag));
             }
             for v in l.bias.iter_mut() {
                 *v = f32::from_le_bytes(r.take::<4>()?);

@@ -122,10 +122,16 @@ pub fn text_to_bytes(text: &str) -> Result<Vec<u8>, WeightsError> {
     let split = text.find([':', '=']).ok_or(WeightsError::BadText)?;
     let alphabet = if text[split..].starts_with(':') { Alphabet::Ascii } else { Alphabet::Wide };
     let count: usize = text[..split].trim().parse().map_err(|_| WeightsError::BadText)?;
-    let mut ascii = [u8::MAX; 128];
-    for (i, &c) in ascii_alphabet().iter().enumerate() {
-        ascii[c as usize] = i as u8;
-    }
+    // Each alphabet's reading a statement of its own: an exported bot carries the one its
+    // platform's text is written in (the exporter leaves the other out, by its marker).
+    #[cfg(not(no_ascii_text))]
+    let ascii = {
+        let mut digits = [u8::MAX; 128];
+        for (i, &c) in ascii_alphabet().iter().enumerate() {
+            digits[c as usize] = i as u8;
+        }
+        digits
+    };
     let (group_bits, group_chars) = alphabet.group();
     let mut chars = text[split + 1..].chars().filter(|&c| c != '\n' && c != '\r');
     // A character carries at most 15 bits: the body bounds what a damaged count may reserve.
@@ -136,10 +142,15 @@ pub fn text_to_bytes(text: &str) -> Result<Vec<u8>, WeightsError> {
         let mut place = 1u32;
         for _ in 0..group_chars {
             let c = chars.next().ok_or(WeightsError::Truncated)?;
-            let digit = match alphabet {
-                Alphabet::Ascii => ascii.get(c as usize).copied().filter(|&d| d != u8::MAX).map(u32::from),
-                Alphabet::Wide => wide_symbol(c),
-            };
+            let mut digit = None;
+            #[cfg(not(no_ascii_text))]
+            if alphabet == Alphabet::Ascii {
+                digit = ascii.get(c as usize).copied().filter(|&d| d != u8::MAX).map(u32::from);
+            }
+            #[cfg(not(no_wide_text))]
+            if alphabet == Alphabet::Wide {
+                digit = wide_symbol(c);
+            }
             v += place * digit.ok_or(WeightsError::BadText)?;
             place *= 93;
         }
