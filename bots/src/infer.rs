@@ -152,10 +152,8 @@ pub struct Workspace {
     net: u64,
     slots: Vec<Accumulator>,
     changes: Vec<(u16, f32, f32)>,
-    /// The first layer's update, sorted: rows to add (an input from 0 to 1), to take away
-    /// (from 1 to 0), and inputs whose row is scaled (`(input, old, new)`).
-    plus: Vec<u32>,
-    minus: Vec<u32>,
+    /// The first layer's inputs whose row is scaled, `(input, old, new)`: any change but 0 to
+    /// 1 and 1 to 0, whose rows are added or taken away at once.
     scaled: Vec<(u32, f32, f32)>,
     activations: Vec<i16>,
     sums: Vec<i32>,
@@ -302,28 +300,38 @@ impl QuantNet {
         // The inputs that changed since the slot's last position, unless there are as many of
         // them as it had active ones: then the sums are computed afresh.
         let incremental = !cache.inputs.is_empty() && changed_inputs(&cache.inputs, features, cache.active, &mut work.changes);
-        let (plus, minus, scaled) = (&mut work.plus, &mut work.minus, &mut work.scaled);
-        plus.clear();
-        minus.clear();
+        // A row added or taken away at once; a row scaled waits for `scale_rows`.
+        let scaled = &mut work.scaled;
         scaled.clear();
         if incremental {
             for &(i, old, new) in &work.changes {
-                sort_change(i as u32, old, new, plus, minus, scaled);
+                let row = first.row(i as usize);
+                if old == 0.0 && new == 1.0 {
+                    add_row(&mut cache.sums, row);
+                } else if old == 1.0 && new == 0.0 {
+                    subtract_row(&mut cache.sums, row);
+                } else {
+                    scaled.push((i as u32, old, new));
+                }
                 cache.active = cache.active + (new != 0.0) as usize - (old != 0.0) as usize;
             }
             work.incremental += 1;
         } else {
             cache.sums.clear();
             cache.sums.extend_from_slice(&first.bias);
-            let mut active = 0;
+            let (sums, mut active) = (&mut cache.sums, 0);
             for_each_active(features, |i, x| {
-                sort_change(i as u32, 0.0, x, plus, minus, scaled);
+                if x == 1.0 {
+                    add_row(sums, first.row(i));
+                } else {
+                    scaled.push((i as u32, 0.0, x));
+                }
                 active += 1;
             });
             cache.active = active;
             work.refreshed += 1;
         }
-        update_rows::<K>(&mut cache.sums, first, plus, minus, scaled);
+        scale_rows::<K>(&mut cache.sums, first, scaled);
         cache.inputs.clear();
         cache.inputs.extend_from_slice(features);
         activate(&cache.sums[..first.outputs], first.shift, ACTIVATION_SHIFT, &mut work.activations);
@@ -383,40 +391,33 @@ fn changed_inputs(old: &[f32], new: &[f32], limit: usize, changes: &mut Vec<(u16
     true
 }
 
-/// Files an input's change for [`update_rows`]: 0 to 1 adds its row, 1 to 0 takes it away,
-/// any other change scales it.
+/// `sums += row`.
 #[inline(always)]
-fn sort_change(input: u32, old: f32, new: f32, plus: &mut Vec<u32>, minus: &mut Vec<u32>, scaled: &mut Vec<(u32, f32, f32)>) {
-    if old == 0.0 && new == 1.0 {
-        plus.push(input);
-    } else if old == 1.0 && new == 0.0 {
-        minus.push(input);
-    } else {
-        scaled.push((input, old, new));
+fn add_row(sums: &mut [i32], row: &[i16]) {
+    for (s, &w) in sums.iter_mut().zip(row) {
+        *s += w as i32;
     }
 }
 
-/// The first layer's sums after inputs changed: `+ row` for each of `plus`, `- row` for each
-/// of `minus`, and `+ round(new * w) - round(old * w)` for each `(input, old, new)` of `scaled`,
-/// each term rounded on its own (so that adding a value and later taking it away cancels
-/// exactly; |x| <= 31 and |w| < 2^15 keep every product below 2^20). A row at a time (a block
-/// of sums kept in registers over all rows reads the rows scattered, and measured slower);
-/// without AVX2, four scaled rows at a time, so that the sums are read and written once for four.
+/// `sums -= row`.
 #[inline(always)]
-fn update_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32], scaled: &[(u32, f32, f32)]) {
+fn subtract_row(sums: &mut [i32], row: &[i16]) {
+    for (s, &w) in sums.iter_mut().zip(row) {
+        *s -= w as i32;
+    }
+}
+
+/// The first layer's sums after inputs scaled their rows: `+ round(new * w) - round(old * w)`
+/// for each `(input, old, new)`, each term rounded on its own (so that adding a value and later
+/// taking it away cancels exactly; |x| <= 31 and |w| < 2^15 keep every product below 2^20).
+/// A row at a time (a block of sums kept in registers over all rows reads the rows scattered,
+/// and measured slower); without AVX2, four rows at a time, so that the sums are read and
+/// written once for four (Black Hole scales 55 rows an evaluation).
+#[inline(always)]
+fn scale_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, scaled: &[(u32, f32, f32)]) {
     let padded = layer.padded;
     assert!(sums.len() == padded && padded % LANES == 0);
     let row = |i: u32| &layer.row(i as usize)[..padded];
-    for &i in plus {
-        for (s, &w) in sums.iter_mut().zip(row(i)) {
-            *s += w as i32;
-        }
-    }
-    for &i in minus {
-        for (s, &w) in sums.iter_mut().zip(row(i)) {
-            *s -= w as i32;
-        }
-    }
     #[allow(unused_mut)]
     let mut one_by_one = scaled;
     #[cfg(not(avx2_platform))]
@@ -446,6 +447,18 @@ fn update_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], mi
             *s += round_to_int(new * w as f32) - round_to_int(old * w as f32);
         }
     }
+}
+
+/// [`scale_rows`] for tests: every kind of change, as the forward pass makes them.
+#[cfg(test)]
+fn update_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32], scaled: &[(u32, f32, f32)]) {
+    for &i in plus {
+        add_row(sums, layer.row(i as usize));
+    }
+    for &i in minus {
+        subtract_row(sums, layer.row(i as usize));
+    }
+    scale_rows::<K>(sums, layer, scaled);
 }
 
 /// [`scale_rows_avx`] in SSE2's 128-bit registers.
@@ -530,15 +543,18 @@ fn activate(sums: &[i32], from: u32, to: u32, out: &mut Vec<i16>) {
     }
 }
 
-/// Lists the pairs of activations `(2k, 2k + 1)` that are not both zero, packed.
+/// Lists the pairs of activations `(2k, 2k + 1)` that are not both zero, packed. Every pair
+/// is written and the count moves on only for an active one: half the units are off, in no
+/// order a branch could learn.
 #[inline(always)]
 fn pairs_of(activations: &[i16], active: &mut Vec<(u32, i32)>) {
-    active.clear();
+    active.resize(activations.len() / 2, (0, 0));
+    let mut n = 0;
     for (k, pair) in activations.chunks_exact(2).enumerate() {
-        if pair[0] | pair[1] != 0 {
-            active.push((k as u32, (pair[0] as u16 as u32 | (pair[1] as u16 as u32) << 16) as i32));
-        }
+        active[n] = (k as u32, (pair[0] as u16 as u32 | (pair[1] as u16 as u32) << 16) as i32);
+        n += (pair[0] | pair[1] != 0) as usize;
     }
+    active.truncate(n);
 }
 
 /// `sums[o] += a[2k] * pairs[k][o][0] + a[2k+1] * pairs[k][o][1]` for every active pair;
