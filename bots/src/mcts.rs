@@ -490,8 +490,11 @@ impl<G: Game> Mcts<G> {
         let proven = self.proven_at(Some(place));
         let mut arena = std::mem::take(&mut self.spare);
         arena.clear();
-        // The subtree is smaller than the tree: no growth past the tree's own size.
-        arena.reserve_exact(self.arena.len());
+        // Under a memory limit the copy never grows past the tree's own size (the subtree is
+        // smaller); without one, its capacity follows what it holds.
+        if self.config.max_bytes != usize::MAX {
+            arena.reserve_exact(self.arena.len());
+        }
         let mut nodes = 1;
         // (old node, where its copy's offset is to be written: None for the root).
         let mut queue: Vec<(u32, Option<usize>)> = vec![(node, None)];
@@ -1187,6 +1190,24 @@ mod tests {
         m.expand_leaf(&priors, [0.0, 0.0]);
         assert_eq!(m.root_children()[last].visits, 1);
         assert_eq!(m.root_visits(), 2);
+    }
+
+    /// A tree held to a few hundred kilobytes stops growing there, still names a move, and
+    /// searches on after the move re-roots it.
+    #[test]
+    fn a_tree_stops_at_its_byte_limit_and_search_goes_on_after_a_move() {
+        let limit = 300 << 10;
+        let config = MctsConfig { max_bytes: limit, ..MctsConfig::uct() };
+        let mut m = Mcts::new(c4(""), config);
+        let mut evaluator = RolloutEvaluator::new(3);
+        let stats = m.search(&mut evaluator, &SearchLimits::playouts(1_000_000));
+        assert!(m.is_full() && stats.playouts < 1_000_000, "{} playouts", stats.playouts);
+        assert!(m.tree_bytes() <= limit + PLAYOUT_WORDS * 4, "{} bytes", m.tree_bytes());
+        assert!(m.arena.capacity() * 4 <= limit + PLAYOUT_WORDS * 4, "{} bytes reserved", m.arena.capacity() * 4);
+        let action = m.best_action().expect("a move");
+        m.advance(action);
+        let after = m.search(&mut evaluator, &SearchLimits::playouts(1_000));
+        assert!(after.playouts > 0 && m.tree_bytes() <= limit + PLAYOUT_WORDS * 4);
     }
 
     #[test]
