@@ -151,10 +151,15 @@ fn next_net_id() -> u64 {
 pub struct Workspace {
     net: u64,
     slots: Vec<Accumulator>,
-    changes: Vec<(u16, f32, f32)>,
+    /// Bit masks of 64 inputs a word: those that changed since the slot's last position, or
+    /// those that are set.
+    words: Vec<u64>,
     /// The first layer's inputs whose row is scaled, `(input, old, new)`: any change but 0 to
     /// 1 and 1 to 0, whose rows are added or taken away at once.
     scaled: Vec<(u32, f32, f32)>,
+    /// The first layer's inputs whose row is added (0 to 1) or taken away (1 to 0).
+    plus: Vec<u32>,
+    minus: Vec<u32>,
     activations: Vec<i16>,
     sums: Vec<i32>,
     /// The pairs of activations `(2k, 2k + 1)` that are not both zero: `k` and both packed
@@ -298,39 +303,44 @@ impl QuantNet {
         }
         let cache = &mut work.slots[slot];
         // The inputs that changed since the slot's last position, unless there are as many of
-        // them as it had active ones: then the sums are computed afresh.
-        let incremental = !cache.inputs.is_empty() && changed_inputs(&cache.inputs, features, cache.active, &mut work.changes);
-        // A row added or taken away at once; a row scaled waits for `scale_rows`.
-        let scaled = &mut work.scaled;
-        scaled.clear();
+        // them as it had active ones: then the sums are computed afresh from the active inputs.
+        let incremental = !cache.inputs.is_empty() && input_masks::<K, true>(&cache.inputs, features, &mut work.words) < cache.active.max(1);
         if incremental {
-            for &(i, old, new) in &work.changes {
-                let row = first.row(i as usize);
-                if old == 0.0 && new == 1.0 {
-                    add_row(&mut cache.sums, row);
-                } else if old == 1.0 && new == 0.0 {
-                    subtract_row(&mut cache.sums, row);
-                } else {
-                    scaled.push((i as u32, old, new));
-                }
-                cache.active = cache.active + (new != 0.0) as usize - (old != 0.0) as usize;
-            }
             work.incremental += 1;
         } else {
+            input_masks::<K, false>(&[], features, &mut work.words);
             cache.sums.clear();
             cache.sums.extend_from_slice(&first.bias);
-            let (sums, mut active) = (&mut cache.sums, 0);
-            for_each_active(features, |i, x| {
-                if x == 1.0 {
-                    add_row(sums, first.row(i));
-                } else {
-                    scaled.push((i as u32, 0.0, x));
-                }
-                active += 1;
-            });
-            cache.active = active;
+            cache.active = 0;
             work.refreshed += 1;
         }
+        // Rows added or taken away whole, and rows scaled by their values (clamped).
+        let (plus, minus, scaled) = (&mut work.plus, &mut work.minus, &mut work.scaled);
+        plus.clear();
+        minus.clear();
+        scaled.clear();
+        let mut active = cache.active as isize;
+        for (w, &word) in work.words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (old, new) = (if incremental { cache.inputs[i] } else { 0.0 }, features[i]);
+                if old == 0.0 && new == 1.0 {
+                    plus.push(i as u32);
+                    active += 1;
+                } else if old == 1.0 && new == 0.0 {
+                    minus.push(i as u32);
+                    active -= 1;
+                } else {
+                    let (old, new) = (old.clamp(-INPUT_LIMIT, INPUT_LIMIT), new.clamp(-INPUT_LIMIT, INPUT_LIMIT));
+                    scaled.push((i as u32, old, new));
+                    active += (new != 0.0) as isize - (old != 0.0) as isize;
+                }
+            }
+        }
+        cache.active = active as usize;
+        add_rows::<K>(&mut cache.sums, first, plus, minus);
         scale_rows::<K>(&mut cache.sums, first, scaled);
         cache.inputs.clear();
         cache.inputs.extend_from_slice(features);
@@ -346,64 +356,139 @@ impl QuantNet {
     }
 }
 
-/// Calls `f(index, value)` for every non-zero input, its value clamped to `INPUT_LIMIT`.
-/// Eight inputs at a time become a mask of the non-zero ones, whose bits are then walked: no
-/// branch on each input.
+/// Bit masks of the inputs, 64 a word, into `words`: with `DIFFER`, those whose value differs
+/// bitwise between `old` and `new`; without, those of `new` that are not zero (`old` unread).
+/// Returns how many bits are set: counting first spares listing the changes of a position
+/// that will be computed afresh.
 #[inline(always)]
-fn for_each_active(features: &[f32], mut f: impl FnMut(usize, f32)) {
-    for (c, chunk) in features.chunks(8).enumerate() {
-        // The sign bit shifted out: +0.0 and -0.0 are both "no input".
-        let mut mask = 0u32;
-        for (j, x) in chunk.iter().enumerate() {
-            mask |= ((x.to_bits() << 1 != 0) as u32) << j;
+fn input_masks<const K: u8, const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
+    assert!(!DIFFER || old.len() == new.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: AVX2 only from code compiled for it after the CPU was checked.
+        if K == AVX2 {
+            return unsafe { input_masks_avx2::<DIFFER>(old, new, words) };
         }
-        while mask != 0 {
-            let j = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            f(c * 8 + j, chunk[j].clamp(-INPUT_LIMIT, INPUT_LIMIT));
+    }
+    mask_words::<false, DIFFER>(old, new, words)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn input_masks_avx2<const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
+    mask_words::<true, DIFFER>(old, new, words)
+}
+
+/// [`input_masks`], eight inputs at a time: with `WIDE`, one 256-bit compare and `movemask`
+/// (the same bits as the plain loop's; only from a caller compiled for AVX2).
+#[inline(always)]
+fn mask_words<const WIDE: bool, const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
+    let n = new.len();
+    words.clear();
+    words.resize(ceil_div(n, 64), 0);
+    for c in (0..n).step_by(8) {
+        let end = n.min(c + 8);
+        #[allow(unused_mut)]
+        let mut mask = None;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if WIDE && end == c + 8 {
+                use std::arch::x86_64::*;
+                // SAFETY: eight floats from `c` lie in `new` (and in `old`, as long).
+                mask = Some(unsafe {
+                    let x = _mm256_loadu_si256(new.as_ptr().add(c).cast());
+                    let same = if DIFFER { _mm256_cmpeq_epi32(x, _mm256_loadu_si256(old.as_ptr().add(c).cast())) } else { _mm256_cmpeq_epi32(_mm256_slli_epi32::<1>(x), _mm256_setzero_si256()) };
+                    (_mm256_movemask_ps(_mm256_castsi256_ps(same)) as u32) ^ 0xff
+                });
+            }
+        }
+        let mask = mask.unwrap_or_else(|| {
+            let mut bits = 0;
+            for j in c..end {
+                // The sign bit shifted out: +0.0 and -0.0 are both "no input".
+                let set = if DIFFER { old[j].to_bits() != new[j].to_bits() } else { new[j].to_bits() << 1 != 0 };
+                bits |= (set as u32) << (j - c);
+            }
+            bits
+        });
+        words[c / 64] |= (mask as u64) << (c % 64);
+    }
+    words.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// `sums += row` for every input in `plus` and `-= row` for every one in `minus`. The AVX2
+/// kernel keeps a block of 64 sums in registers over all the rows (a fresh position adds 30
+/// to 50 rows), so the sums are read and written once a block, not once a row.
+#[inline(always)]
+fn add_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32]) {
+    let padded = layer.padded;
+    assert!(sums.len() == padded && padded % LANES == 0);
+    assert!(plus.iter().chain(minus).all(|&i| (i as usize) < layer.inputs));
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: AVX2 only from code compiled for it after the CPU was checked; every row
+        // read lies in `layer.rows` (checked above) and every sum in `sums`.
+        if K == AVX2 {
+            return unsafe { add_rows_avx2(sums, &layer.rows, padded, plus, minus) };
+        }
+    }
+    for &i in plus {
+        for (s, &w) in sums.iter_mut().zip(layer.row(i as usize)) {
+            *s += w as i32;
+        }
+    }
+    for &i in minus {
+        for (s, &w) in sums.iter_mut().zip(layer.row(i as usize)) {
+            *s -= w as i32;
         }
     }
 }
 
-/// The inputs whose value differs between `old` and `new`, with both values (clamped); false,
-/// the list unfinished, once there are `limit` of them. Eight inputs at a time become a mask of
-/// the changed ones.
-#[inline(always)]
-fn changed_inputs(old: &[f32], new: &[f32], limit: usize, changes: &mut Vec<(u16, f32, f32)>) -> bool {
-    changes.clear();
-    for (c, (a, b)) in old.chunks(8).zip(new.chunks(8)).enumerate() {
-        let mut mask = 0u32;
-        for (j, (x, y)) in a.iter().zip(b).enumerate() {
-            mask |= ((x.to_bits() != y.to_bits()) as u32) << j;
-        }
-        if mask == 0 {
-            continue;
-        }
-        while mask != 0 {
-            let j = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            changes.push(((c * 8 + j) as u16, a[j].clamp(-INPUT_LIMIT, INPUT_LIMIT), b[j].clamp(-INPUT_LIMIT, INPUT_LIMIT)));
-        }
-        if changes.len() >= limit.max(1) {
-            return false;
-        }
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn add_rows_avx2(sums: &mut [i32], rows: &[i16], padded: usize, plus: &[u32], minus: &[u32]) {
+    // Blocks of eight registers of eight sums, then of four, then of one: each of a constant
+    // width, so that its loop over the registers unrolls.
+    let mut start = 0;
+    while start + 64 <= padded {
+        add_rows_block_avx2::<8>(sums, rows, padded, plus, minus, start);
+        start += 64;
     }
-    true
-}
-
-/// `sums += row`.
-#[inline(always)]
-fn add_row(sums: &mut [i32], row: &[i16]) {
-    for (s, &w) in sums.iter_mut().zip(row) {
-        *s += w as i32;
+    while start + 32 <= padded {
+        add_rows_block_avx2::<4>(sums, rows, padded, plus, minus, start);
+        start += 32;
+    }
+    while start < padded {
+        add_rows_block_avx2::<1>(sums, rows, padded, plus, minus, start);
+        start += 8;
     }
 }
 
-/// `sums -= row`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn subtract_row(sums: &mut [i32], row: &[i16]) {
-    for (s, &w) in sums.iter_mut().zip(row) {
-        *s -= w as i32;
+unsafe fn add_rows_block_avx2<const REGISTERS: usize>(sums: &mut [i32], rows: &[i16], padded: usize, plus: &[u32], minus: &[u32], start: usize) {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm256_setzero_si256(); REGISTERS];
+    let base = sums.as_mut_ptr().add(start);
+    for (r, a) in acc.iter_mut().enumerate() {
+        *a = _mm256_loadu_si256(base.add(8 * r).cast());
+    }
+    for &i in plus {
+        let row = rows.as_ptr().add(i as usize * padded + start);
+        for (r, a) in acc.iter_mut().enumerate() {
+            *a = _mm256_add_epi32(*a, _mm256_cvtepi16_epi32(_mm_loadu_si128(row.add(8 * r).cast())));
+        }
+    }
+    for &i in minus {
+        let row = rows.as_ptr().add(i as usize * padded + start);
+        for (r, a) in acc.iter_mut().enumerate() {
+            *a = _mm256_sub_epi32(*a, _mm256_cvtepi16_epi32(_mm_loadu_si128(row.add(8 * r).cast())));
+        }
+    }
+    for (r, a) in acc.iter().enumerate() {
+        _mm256_storeu_si256(base.add(8 * r).cast(), *a);
     }
 }
 
@@ -443,8 +528,20 @@ fn scale_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, scaled: &[(u32, f
         }
     }
     for &(i, old, new) in one_by_one {
-        for (s, &w) in sums.iter_mut().zip(row(i)) {
-            *s += round_to_int(new * w as f32) - round_to_int(old * w as f32);
+        // A term of a zero value rounds to 0: an input that appears (every input of a position
+        // computed afresh) or disappears costs one term, not two.
+        if old == 0.0 {
+            for (s, &w) in sums.iter_mut().zip(row(i)) {
+                *s += round_to_int(new * w as f32);
+            }
+        } else if new == 0.0 {
+            for (s, &w) in sums.iter_mut().zip(row(i)) {
+                *s -= round_to_int(old * w as f32);
+            }
+        } else {
+            for (s, &w) in sums.iter_mut().zip(row(i)) {
+                *s += round_to_int(new * w as f32) - round_to_int(old * w as f32);
+            }
         }
     }
 }
@@ -452,12 +549,7 @@ fn scale_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, scaled: &[(u32, f
 /// [`scale_rows`] for tests: every kind of change, as the forward pass makes them.
 #[cfg(test)]
 fn update_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32], scaled: &[(u32, f32, f32)]) {
-    for &i in plus {
-        add_row(sums, layer.row(i as usize));
-    }
-    for &i in minus {
-        subtract_row(sums, layer.row(i as usize));
-    }
+    add_rows::<K>(sums, layer, plus, minus);
     scale_rows::<K>(sums, layer, scaled);
 }
 
@@ -545,7 +637,8 @@ fn activate(sums: &[i32], from: u32, to: u32, out: &mut Vec<i16>) {
 
 /// Lists the pairs of activations `(2k, 2k + 1)` that are not both zero, packed. Every pair
 /// is written and the count moves on only for an active one: half the units are off, in no
-/// order a branch could learn.
+/// order a branch could learn (a mask of eight pairs whose bits are walked measured slower:
+/// its loop's trip count is as unpredictable).
 #[inline(always)]
 fn pairs_of(activations: &[i16], active: &mut Vec<(u32, i32)>) {
     active.resize(activations.len() / 2, (0, 0));
