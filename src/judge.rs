@@ -53,6 +53,12 @@ pub struct JudgeArgs {
     /// always answer alike otherwise play the same two games over and over.
     #[arg(long, default_value_t = 0)]
     pub opening_plies: usize,
+    /// Start every game from these actions, in the game's notation and separated by spaces
+    /// ("1 STEAL"), before any random ones (`--opening-plies`): the games of one opening, from
+    /// both seats (games 2k and 2k+1 share a seed), e.g. to measure a decision where a seat
+    /// loses. Games whose input is the whole position only (Connect 4).
+    #[arg(long, default_value = "")]
+    pub opening: String,
     /// Games 2k and 2k+1 share a seed (seats swapped): where the seed deals the game (Black
     /// Hole's brown stones), each deal is played from both seats, as `--sprt` and
     /// `--opening-plies` always do.
@@ -129,6 +135,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
             PathBuf::from(format!("runs/judge-{}-{stamp}.jsonl", args.game.name()))
         }
     };
+    let opening: Vec<String> = args.opening.split_whitespace().map(String::from).collect();
     let config = JudgeConfig {
         players: [player_command(&args.p0, args.game, args.time_scale)?, player_command(&args.p1, args.game, args.time_scale)?],
         games: args.games,
@@ -139,11 +146,13 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         transcripts: args.transcripts,
         suspend: !args.no_suspend,
         game_offset: 0,
-        paired_seeds: args.paired || args.sprt.is_some() || args.opening_plies > 0,
+        paired_seeds: args.paired || args.sprt.is_some() || args.opening_plies > 0 || !opening.is_empty(),
+        opening: opening.clone(),
         opening_plies: args.opening_plies,
         sprt: args.sprt.as_deref().map(selfplay::sprt::Sprt::parse).transpose().map_err(anyhow::Error::msg)?,
     };
     let referee = referee(args.game);
+    referee.check_opening(&opening).map_err(|e| anyhow::anyhow!("--opening: {e}"))?;
     if args.opening_plies > 0 && !referee.any_start() {
         bail!("--opening-plies: {}'s programs are told moves, not the position, so a game cannot start from a random opening", args.game.name());
     }

@@ -159,6 +159,7 @@ fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) 
                 suspend: true,
                 sprt: None,
                 paired_seeds: true,
+                opening: Vec::new(),
                 opening_plies: 0,
                 game_offset: game,
             };

@@ -67,6 +67,37 @@ fn faults_are_losses_with_a_reason() {
     }
 }
 
+/// `--opening` starts every game from the same actions, both seats in turn, then the random
+/// plies; an opening that cannot be played is one error before any game.
+#[test]
+fn every_game_starts_from_the_given_opening() {
+    let _serial = one_at_a_time();
+    let dir = temp_dir("opening");
+    let path = dir.join("games.jsonl");
+    let out = run(
+        &["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "4", "--opening", "1 STEAL 4", "--opening-plies", "1", "--records", path.to_str().unwrap()],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let games = records(&path);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        let actions: Vec<&str> = g["actions"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        assert_eq!(&actions[..3], ["1", "STEAL", "4"], "{g}");
+        assert!(actions.len() >= 4 + 3, "the opening, one random ply, then the game: {g}");
+    }
+    // Games 2k and 2k + 1 share the random ply (one seed, seats swapped).
+    assert_eq!(games[0]["actions"][3], games[1]["actions"][3]);
+    for (opening, error) in [("1 STEAL STEAL", "action 3 (STEAL) is illegal here"), ("1 x", "cannot read action"), ("0 0 0 0 0 0 0 0 0 0", "illegal")] {
+        let bad = dir.join("bad.jsonl");
+        let out = run(&["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "2", "--opening", opening, "--records", bad.to_str().unwrap()], "");
+        assert_clean_error(&out, error);
+        assert!(!bad.exists(), "{opening}: no game was played");
+    }
+    let out = run(&["judge", "zuniq", "--p0", "random", "--p1", "random", "--games", "2", "--opening", "a1b1"], "");
+    assert_clean_error(&out, "cannot start from an opening");
+}
+
 /// A program that cannot be started is one error before the match, not games lost to crashes.
 #[test]
 fn a_program_that_is_not_there_is_an_error_before_any_game() {

@@ -18,7 +18,13 @@ pub trait Referee: Sync {
     /// Plays one game; `players[s]` sits in seat `s` (seat 0 moves first). `seed` fixes any
     /// random setup and the `opening` random actions the game starts with (where the game's
     /// referee allows it, `RefereeRules::ANY_START`), `time_scale` multiplies every time limit.
-    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, opening: usize, time_scale: f64) -> RefereeResult;
+    /// `fixed` are actions in the game's notation played before the random ones (checked
+    /// legal by [`Referee::check_opening`]).
+    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, fixed: &[String], opening: usize, time_scale: f64) -> RefereeResult;
+
+    /// Why `fixed` cannot open a game (an action that is unreadable, illegal or ends it), if
+    /// it cannot.
+    fn check_opening(&self, fixed: &[String]) -> Result<(), String>;
 
     /// Whether a game may start from a random opening (see `play`).
     fn any_start(&self) -> bool;
@@ -61,6 +67,9 @@ pub struct JudgeConfig {
     pub sprt: Option<Sprt>,
     /// Games `2k` and `2k + 1` share a seed: the same opening, seats swapped.
     pub paired_seeds: bool,
+    /// Actions every game starts with, in the game's notation (where the referee allows it),
+    /// before the random ones: the games of one opening, e.g. where a seat loses.
+    pub opening: Vec<String>,
     /// Random actions each game starts with, drawn from its seed (0: the game's own start).
     pub opening_plies: usize,
     /// The number of the first game: game `g` uses seat `g % 2` for A and, with paired seeds,
@@ -402,7 +411,7 @@ fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<
     let spawn = |seat: usize| PlayerProcess::spawn(&config.players[seat_of(seat)], record_transcript, suspend).map_err(JudgeError::Spawn);
     let mut players = [spawn(0)?, spawn(1)?];
     let seed = config.seed.wrapping_add(if config.paired_seeds { game as u64 / 2 } else { game as u64 });
-    let result = referee.play(&mut players, seed, config.opening_plies, config.time_scale);
+    let result = referee.play(&mut players, seed, &config.opening, config.opening_plies, config.time_scale);
     let names = |seat: usize| if seat_of(seat) == 0 { "A".to_string() } else { "B".to_string() };
     let record = GameRecord {
         game_name: Some(referee.game().to_string()),

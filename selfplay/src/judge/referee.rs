@@ -43,14 +43,32 @@ impl<G: RefereeRules> Referee for GameReferee<G> {
         G::ANY_START
     }
 
-    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, opening: usize, time_scale: f64) -> RefereeResult {
+    fn check_opening(&self, fixed: &[String]) -> Result<(), String> {
+        if !fixed.is_empty() && !G::ANY_START {
+            return Err(format!("{}'s programs are told moves, not the position, so a game cannot start from an opening", G::NAME));
+        }
+        let mut state = G::new_game(&mut Rng::new(0));
+        bots::tools::apply_texts(&mut state, &fixed.iter().map(String::as_str).collect::<Vec<_>>())?;
+        if state.is_terminal() {
+            return Err("the opening ends the game".into());
+        }
+        Ok(())
+    }
+
+    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, fixed: &[String], opening: usize, time_scale: f64) -> RefereeResult {
         let codecup = G::PLATFORM == Platform::CodeCup;
         let mut rng = Rng::new(seed);
         let mut state = G::new_game(&mut rng);
-        assert!(opening == 0 || G::ANY_START, "{} cannot start from a random opening", G::NAME);
-        // The opening: random legal actions, none of them ending the game.
+        assert!(opening == 0 && fixed.is_empty() || G::ANY_START, "{} cannot start from an opening", G::NAME);
+        // The opening: the fixed actions, then random legal ones, none of them ending the game.
         let mut actions = Vec::new();
         let mut previous: Option<Action> = None;
+        for text in fixed {
+            let action = G::parse_action(text).unwrap_or_else(|e| panic!("an opening checked before the games: {e}"));
+            actions.push(G::format_action(action));
+            state.apply(action);
+            previous = Some(action);
+        }
         let mut legal = bots::game::ActionList::new();
         for _ in 0..opening {
             state.legal_actions(&mut legal);
