@@ -59,10 +59,11 @@ fn quantised_nets_agree_with_f32_on_1200_positions() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "-o", dir.join("b.rs").to_str().unwrap()], "");
     let report = String::from_utf8_lossy(&out.stdout).to_string();
-    // In CodinGame's 100,000 characters the shipped net fits as f16; under `--count bytes` as
-    // integers of 8 to 10 bits (8 beside the tactical playouts' code). Both are checked.
+    // In CodinGame's 100,000 characters the shipped net fits as f16 (with the shipped book);
+    // under `--count bytes` as integers of 8 to 10 bits (8 beside the tactical playouts' code,
+    // without the book, whose reader would take the weights to 7). Both are checked.
     let bytes_report = {
-        let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "--count", "bytes", "-o", dir.join("c.rs").to_str().unwrap()], "");
+        let out = run(&["export", "connect4", "--checkpoint", shipped().to_str().unwrap(), "--platform", "codingame", "--count", "bytes", "--no-book", "-o", dir.join("c.rs").to_str().unwrap()], "");
         String::from_utf8_lossy(&out.stdout).to_string()
     };
     assert!(report.contains("hidden layers as f16"), "{report}");
@@ -253,13 +254,13 @@ fn export_refuses_bad_requests_with_one_line() {
 }
 
 /// `export GAME -o FILE` alone writes the shipped net (and the shipped book, where a game
-/// has one: none today, Zuniq's kept book showed no gain) for the game's own platform, from
-/// any working directory; `--book FILE` embeds a book.
+/// has one: Connect 4's one entry; Zuniq's kept book showed no gain and is not shipped) for
+/// the game's own platform, from any working directory; `--book FILE` embeds a book.
 #[test]
 fn every_game_exports_with_no_other_flag() {
     let dir = std::env::temp_dir().join(format!("cupzero-export-defaults-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (game, platform, book) in [("connect4", "CodinGame", false), ("6561", "CodeCup", false), ("blackhole", "CodeCup", false), ("zuniq", "CodeCup", false), ("qttt", "CodeCup", false)] {
+    for (game, platform, book) in [("connect4", "CodinGame", true), ("6561", "CodeCup", false), ("blackhole", "CodeCup", false), ("zuniq", "CodeCup", false), ("qttt", "CodeCup", false)] {
         let file = dir.join(format!("{game}.rs"));
         let out = Command::new(common::exe()).args(["export", game, "-o", file.to_str().unwrap()]).current_dir(&dir).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);

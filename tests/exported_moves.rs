@@ -9,6 +9,8 @@
 
 mod common;
 
+use bots::agent::Agent;
+use bots::book::{Book, BookAgent};
 use bots::bot::{net_agent, Contest};
 use bots::connect4::Connect4;
 use bots::nn::Mlp;
@@ -16,6 +18,7 @@ use bots::uttt::Uttt;
 use common::{one_at_a_time, run, temp_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// The moves of `games` judged games of the exported bot against itself, one game a line, and
 /// the weights the file stores.
@@ -56,15 +59,27 @@ fn exported_self_play(game: &str, extra_judge_args: &[&str], games: usize) -> (S
 }
 
 /// The game the net bot's search (capped at 200 playouts, as exported) plays against itself
-/// in-process with the weights in `stored`: each move seen by both sides, as the protocol shows
-/// them.
+/// in-process with the weights in `stored` and the game's shipped book, if it has one (a
+/// CodinGame bot searches its turn on a book position too, keeping the tree): each move seen by
+/// both sides, as the protocol shows them.
 fn stored_weights_self_play<G: Contest>(stored: &Path) -> String {
     let net = Mlp::from_bytes(&std::fs::read(stored).unwrap(), G::NAME).unwrap();
-    let mut sides = [net_agent::<G>(net.clone(), Some(200)).unwrap(), net_agent::<G>(net, Some(200)).unwrap()];
+    let book_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints").join(G::NAME).join("book.txt");
+    let book = book_file.is_file().then(|| Book::parse(&std::fs::read_to_string(&book_file).unwrap(), G::NAME).unwrap());
+    let side = |net: Mlp| -> Box<dyn Agent<G>> {
+        let agent = net_agent::<G>(net, Some(200)).unwrap();
+        match &book {
+            Some(book) => Box::new(BookAgent::new(book.clone(), agent).thinking_on_book_moves()),
+            None => agent,
+        }
+    };
+    let mut sides = [side(net.clone()), side(net)];
+    // A deadline the 200-playout searches never meet, as in the exported bot.
+    let deadline = Instant::now() + Duration::from_secs(3600);
     let mut state = G::new_game(&mut bots::rng::Rng::new(0));
     let mut moves = Vec::new();
     while !state.is_terminal() {
-        let action = sides[state.to_move() as usize].choose(&state, None);
+        let action = sides[state.to_move() as usize].choose(&state, Some(deadline));
         for side in sides.iter_mut() {
             side.observe(action);
         }
