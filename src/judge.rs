@@ -135,7 +135,13 @@ pub fn run(args: JudgeArgs) -> Result<()> {
             PathBuf::from(format!("runs/judge-{}-{stamp}.jsonl", args.game.name()))
         }
     };
-    let opening: Vec<String> = args.opening.split_whitespace().map(String::from).collect();
+    let referee = referee(args.game);
+    let opening_texts: Vec<String> = args.opening.split_whitespace().map(String::from).collect();
+    if (args.opening_plies > 0 || !opening_texts.is_empty()) && !referee.any_start() {
+        let flag = if args.opening_plies > 0 { "--opening-plies" } else { "--opening" };
+        bail!("{flag}: {}'s programs are told moves, not the position, so a game cannot start from an opening", args.game.name());
+    }
+    let opening = referee.parse_opening(&opening_texts).map_err(|e| anyhow::anyhow!("--opening: {e}"))?;
     let config = JudgeConfig {
         players: [player_command(&args.p0, args.game, args.time_scale)?, player_command(&args.p1, args.game, args.time_scale)?],
         games: args.games,
@@ -146,16 +152,11 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         transcripts: args.transcripts,
         suspend: !args.no_suspend,
         game_offset: 0,
-        paired_seeds: args.paired || args.sprt.is_some() || args.opening_plies > 0 || !opening.is_empty(),
-        opening: opening.clone(),
+        paired_seeds: args.paired || args.sprt.is_some() || args.opening_plies > 0 || !opening_texts.is_empty(),
+        opening,
         opening_plies: args.opening_plies,
         sprt: args.sprt.as_deref().map(selfplay::sprt::Sprt::parse).transpose().map_err(anyhow::Error::msg)?,
     };
-    let referee = referee(args.game);
-    referee.check_opening(&opening).map_err(|e| anyhow::anyhow!("--opening: {e}"))?;
-    if args.opening_plies > 0 && !referee.any_start() {
-        bail!("--opening-plies: {}'s programs are told moves, not the position, so a game cannot start from a random opening", args.game.name());
-    }
     let verbose = args.verbose;
     let total = config.games;
     let started = std::time::Instant::now();

@@ -6,6 +6,7 @@ pub mod process;
 pub mod referee;
 
 use crate::sprt::{Decision, PairedScores, Sprt};
+use bots::game::Action;
 use crate::stats::MatchStats;
 use process::{Fault, FaultKind, PlayerCommand, PlayerProcess};
 use serde::{Deserialize, Serialize};
@@ -18,13 +19,12 @@ pub trait Referee: Sync {
     /// Plays one game; `players[s]` sits in seat `s` (seat 0 moves first). `seed` fixes any
     /// random setup and the `opening` random actions the game starts with (where the game's
     /// referee allows it, `RefereeRules::ANY_START`), `time_scale` multiplies every time limit.
-    /// `fixed` are actions in the game's notation played before the random ones (checked
-    /// legal by [`Referee::check_opening`]).
-    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, fixed: &[String], opening: usize, time_scale: f64) -> RefereeResult;
+    /// `fixed` are actions played before the random ones (from [`Referee::parse_opening`]).
+    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, fixed: &[Action], opening: usize, time_scale: f64) -> RefereeResult;
 
-    /// Why `fixed` cannot open a game (an action that is unreadable, illegal or ends it), if
-    /// it cannot.
-    fn check_opening(&self, fixed: &[String]) -> Result<(), String>;
+    /// Actions in the game's notation as the actions of an opening, or why they cannot open a
+    /// game (one unreadable or illegal, or the game over after them).
+    fn parse_opening(&self, texts: &[String]) -> Result<Vec<Action>, String>;
 
     /// Whether a game may start from a random opening (see `play`).
     fn any_start(&self) -> bool;
@@ -67,9 +67,9 @@ pub struct JudgeConfig {
     pub sprt: Option<Sprt>,
     /// Games `2k` and `2k + 1` share a seed: the same opening, seats swapped.
     pub paired_seeds: bool,
-    /// Actions every game starts with, in the game's notation (where the referee allows it),
+    /// Actions every game starts with (where the referee allows it, `Referee::any_start`),
     /// before the random ones: the games of one opening, e.g. where a seat loses.
-    pub opening: Vec<String>,
+    pub opening: Vec<Action>,
     /// Random actions each game starts with, drawn from its seed (0: the game's own start).
     pub opening_plies: usize,
     /// The number of the first game: game `g` uses seat `g % 2` for A and, with paired seeds,

@@ -43,19 +43,17 @@ impl<G: RefereeRules> Referee for GameReferee<G> {
         G::ANY_START
     }
 
-    fn check_opening(&self, fixed: &[String]) -> Result<(), String> {
-        if !fixed.is_empty() && !G::ANY_START {
-            return Err(format!("{}'s programs are told moves, not the position, so a game cannot start from an opening", G::NAME));
-        }
+    fn parse_opening(&self, texts: &[String]) -> Result<Vec<Action>, String> {
         let mut state = G::new_game(&mut Rng::new(0));
-        bots::tools::apply_texts(&mut state, &fixed.iter().map(String::as_str).collect::<Vec<_>>())?;
+        bots::tools::apply_texts(&mut state, &texts.iter().map(String::as_str).collect::<Vec<_>>())?;
         if state.is_terminal() {
             return Err("the opening ends the game".into());
         }
-        Ok(())
+        // Read again: `apply_texts` has checked each.
+        Ok(texts.iter().filter_map(|text| G::parse_action(text).ok()).collect())
     }
 
-    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, fixed: &[String], opening: usize, time_scale: f64) -> RefereeResult {
+    fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, fixed: &[Action], opening: usize, time_scale: f64) -> RefereeResult {
         let codecup = G::PLATFORM == Platform::CodeCup;
         let mut rng = Rng::new(seed);
         let mut state = G::new_game(&mut rng);
@@ -63,8 +61,7 @@ impl<G: RefereeRules> Referee for GameReferee<G> {
         // The opening: the fixed actions, then random legal ones, none of them ending the game.
         let mut actions = Vec::new();
         let mut previous: Option<Action> = None;
-        for text in fixed {
-            let action = G::parse_action(text).unwrap_or_else(|e| panic!("an opening checked before the games: {e}"));
+        for &action in fixed {
             actions.push(G::format_action(action));
             state.apply(action);
             previous = Some(action);
