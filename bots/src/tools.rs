@@ -92,8 +92,10 @@ pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
         .sum()
 }
 
-/// Applies a sequence of action texts from `state`, checking each for legality.
-pub fn apply_texts<G: Game>(state: &mut G, texts: &[&str]) -> Result<(), String> {
+/// Applies a sequence of action texts from `state`, checking each for legality; returns the
+/// actions applied.
+pub fn apply_texts<G: Game>(state: &mut G, texts: &[&str]) -> Result<Vec<Action>, String> {
+    let mut actions = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         let a = G::parse_action(text).map_err(|e| e.to_string())?;
         if state.is_terminal() {
@@ -103,8 +105,9 @@ pub fn apply_texts<G: Game>(state: &mut G, texts: &[&str]) -> Result<(), String>
             return Err(format!("action {} ({text}) is illegal here", i + 1));
         }
         state.apply(a);
+        actions.push(a);
     }
-    Ok(())
+    Ok(actions)
 }
 
 /// Plays one game on `G`'s protocol with a random agent over `input`, returning the result and

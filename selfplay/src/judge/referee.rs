@@ -45,12 +45,11 @@ impl<G: RefereeRules> Referee for GameReferee<G> {
 
     fn parse_opening(&self, texts: &[String]) -> Result<Vec<Action>, String> {
         let mut state = G::new_game(&mut Rng::new(0));
-        bots::tools::apply_texts(&mut state, &texts.iter().map(String::as_str).collect::<Vec<_>>())?;
+        let actions = bots::tools::apply_texts(&mut state, &texts.iter().map(String::as_str).collect::<Vec<_>>())?;
         if state.is_terminal() {
             return Err("the opening ends the game".into());
         }
-        // Read again: `apply_texts` has checked each.
-        Ok(texts.iter().filter_map(|text| G::parse_action(text).ok()).collect())
+        Ok(actions)
     }
 
     fn play(&self, players: &mut [PlayerProcess; 2], seed: u64, fixed: &[Action], opening: usize, time_scale: f64) -> RefereeResult {
