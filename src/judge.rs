@@ -72,6 +72,21 @@ pub struct JudgeArgs {
     /// them all.
     #[arg(long, value_name = "RECORDS", num_args = 1.., conflicts_with_all = ["sprt", "transcripts", "records"])]
     pub summarize: Vec<PathBuf>,
+    /// Also report A's results by the first N plies of each game and A's seat, the most played
+    /// lines first: where the match was won and lost.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub by_opening: usize,
+}
+
+/// The lines shown a seat by `--by-opening`.
+const OPENING_LINES_SHOWN: usize = 12;
+
+/// `--by-opening`'s report of the games in `records`.
+fn print_by_opening(records: &[PathBuf], plies: usize) -> Result<()> {
+    let (games, _) = judge::read_records(records).map_err(anyhow::Error::msg)?;
+    let lines = judge::results_by_opening(&games, plies).map_err(anyhow::Error::msg)?;
+    println!("{}", judge::opening_report(&lines, plies, OPENING_LINES_SHOWN));
+    Ok(())
 }
 
 /// A built-in bot runs as this very executable, so it goes through the protocol like any program.
@@ -115,6 +130,9 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         let files: Vec<String> = args.summarize.iter().map(|p| p.display().to_string()).collect();
         println!("{}", summary.report(["A of the records", "B of the records"]));
         println!("records: {}", files.join(" "));
+        if args.by_opening > 0 {
+            print_by_opening(&args.summarize, args.by_opening)?;
+        }
         return Ok(());
     }
     if args.games == 0 {
@@ -178,5 +196,8 @@ pub fn run(args: JudgeArgs) -> Result<()> {
     }
     println!("{}", summary.report([&config.players[0].label, &config.players[1].label]));
     println!("records: {}", records.display());
+    if args.by_opening > 0 {
+        print_by_opening(std::slice::from_ref(&records), args.by_opening)?;
+    }
     Ok(())
 }

@@ -392,18 +392,11 @@ fn html_escape(text: &str) -> String {
 
 const TEMPLATE: &str = include_str!("view.html");
 
-/// Reads judge records: every line a game; a bad line is one error naming its file and line.
+/// Reads judge records (`selfplay::judge::read_records`), its warnings on stderr.
 pub fn read_records(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
-    let mut records = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let record: GameRecord = serde_json::from_str(line).map_err(|e| anyhow::anyhow!("{} line {}: not a game record: {e}", path.display(), i + 1))?;
-            records.push(record);
-        }
-    }
-    if records.is_empty() {
-        bail!("the records files hold no game");
+    let (records, warnings) = selfplay::judge::read_records(paths).map_err(anyhow::Error::msg)?;
+    for warning in warnings {
+        eprintln!("warning: {warning}");
     }
     Ok(records)
 }

@@ -75,12 +75,24 @@ fn every_game_starts_from_the_given_opening() {
     let dir = temp_dir("opening");
     let path = dir.join("games.jsonl");
     let out = run(
-        &["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "4", "--opening", "1 STEAL 4", "--opening-plies", "1", "--records", path.to_str().unwrap()],
+        &["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "4", "--opening", "1 STEAL 4", "--opening-plies", "1", "--records", path.to_str().unwrap(), "--by-opening", "3"],
         "",
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Both seats played the one line twice.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("A by the first 3 plies"), "{stdout}");
+    for seat in 0..2 {
+        assert!(stdout.contains(&format!("A as seat {seat}, 1 lines:\n  1 STEAL 4     2 games")), "{stdout}");
+    }
     let games = records(&path);
     assert_eq!(games.len(), 4);
+    // The same report from the records alone; four plies part the games by the random one.
+    let out = run(&["judge", "connect4", "--p0", "x", "--p1", "y", "--summarize", path.to_str().unwrap(), "--by-opening", "4"], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("A by the first 4 plies"), "{stdout}");
+    let shown: u32 = stdout.lines().filter(|l| l.starts_with("  1 STEAL 4 ")).map(|l| l.split_whitespace().nth(4).unwrap().parse::<u32>().unwrap()).sum();
+    assert_eq!(shown, 4, "every game in one line: {stdout}");
     for g in &games {
         let actions: Vec<&str> = g["actions"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
         assert_eq!(&actions[..3], ["1", "STEAL", "4"], "{g}");

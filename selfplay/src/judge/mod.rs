@@ -301,33 +301,104 @@ impl JudgeSummary {
 
 pub use bots::tools::{temp_path, write_atomically};
 
-/// The summary of finished matches from their records files, as if one judge had played every
-/// game: several matches of one pairing (on other seeds or machines) report as one. A last
-/// line cut short (a judge killed while writing) is left out with a warning; any other line
-/// that is not a record is an error naming the file and line.
-pub fn summarize_records(paths: &[PathBuf]) -> Result<(JudgeSummary, Vec<String>), String> {
-    let mut summary = JudgeSummary::default();
+/// Reads judge records files, every line a game (blank lines skipped). A last line cut short (a
+/// judge killed while writing) is left out with a warning; any other line that is not a record
+/// is an error naming the file and line.
+pub fn read_records(paths: &[PathBuf]) -> Result<(Vec<GameRecord>, Vec<String>), String> {
+    let mut records = Vec::new();
     let mut warnings = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let lines: Vec<&str> = text.split_terminator('\n').collect();
-        for (i, line) in lines.iter().enumerate() {
-            let record: GameRecord = match serde_json::from_str(line) {
-                Ok(record) => record,
+        for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            match serde_json::from_str(line) {
+                Ok(record) => records.push(record),
                 Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {
                     warnings.push(format!("{}: left out its last line, which was cut short", path.display()));
-                    continue;
                 }
                 Err(e) => return Err(format!("{} line {}: not a game record: {e}", path.display(), i + 1)),
-            };
-            let a_seat = record.seats.iter().position(|s| s == "A").ok_or_else(|| format!("{} line {}: no seat holds player A", path.display(), i + 1))?;
-            summary.add(&record, a_seat);
+            }
         }
     }
-    if summary.games == 0 {
+    if records.is_empty() {
         return Err("the records files hold no game".to_string());
     }
+    Ok((records, warnings))
+}
+
+/// The seat player A sat in.
+pub fn a_seat_of(record: &GameRecord) -> Result<usize, String> {
+    record.seats.iter().position(|s| s == "A").ok_or_else(|| format!("game {} (seed {}): no seat holds player A", record.game, record.seed))
+}
+
+/// The summary of finished matches from their records files, as if one judge had played every
+/// game: several matches of one pairing (on other seeds or machines) report as one (see
+/// [`read_records`] for what is left out).
+pub fn summarize_records(paths: &[PathBuf]) -> Result<(JudgeSummary, Vec<String>), String> {
+    let (records, warnings) = read_records(paths)?;
+    let mut summary = JudgeSummary::default();
+    for record in &records {
+        summary.add(record, a_seat_of(record)?);
+    }
     Ok((summary, warnings))
+}
+
+/// A's results over the games that began with one line of play, A in one seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningLine {
+    pub a_seat: usize,
+    /// The first actions, in the game's notation, space-separated (the whole game where it was
+    /// shorter).
+    pub line: String,
+    pub stats: MatchStats,
+}
+
+/// A's results by the first `plies` actions of each game and A's seat: where a match is won and
+/// lost. Each seat's lines come most played first, then by A's score, lowest first (the lines
+/// to look at), then by the line.
+pub fn results_by_opening(records: &[GameRecord], plies: usize) -> Result<Vec<OpeningLine>, String> {
+    let mut by_line: std::collections::HashMap<(usize, String), MatchStats> = std::collections::HashMap::new();
+    for record in records {
+        let line = record.actions.iter().take(plies).map(String::as_str).collect::<Vec<_>>().join(" ");
+        by_line.entry((a_seat_of(record)?, line)).or_default().add(record.a_score());
+    }
+    let mut lines: Vec<OpeningLine> = by_line.into_iter().map(|((a_seat, line), stats)| OpeningLine { a_seat, line, stats }).collect();
+    lines.sort_by(|x, y| {
+        (x.a_seat, std::cmp::Reverse(x.stats.games()))
+            .cmp(&(y.a_seat, std::cmp::Reverse(y.stats.games())))
+            .then(x.stats.score().total_cmp(&y.stats.score()))
+            .then_with(|| x.line.cmp(&y.line))
+    });
+    Ok(lines)
+}
+
+/// [`results_by_opening`] as text: at most `shown` lines a seat, then what the others add up to.
+pub fn opening_report(lines: &[OpeningLine], plies: usize, shown: usize) -> String {
+    let mut text = format!("A by the first {plies} plies (W-D-L for A, most played first):");
+    for seat in 0..2 {
+        let of_seat: Vec<&OpeningLine> = lines.iter().filter(|l| l.a_seat == seat).collect();
+        if of_seat.is_empty() {
+            continue;
+        }
+        let width = of_seat.iter().take(shown).map(|l| l.line.len()).max().unwrap_or(0).max(7);
+        text += &format!("\nA as seat {seat}, {} lines:", of_seat.len());
+        for l in of_seat.iter().take(shown) {
+            let s = l.stats;
+            let line = if l.line.is_empty() { "(start)" } else { &l.line };
+            text += &format!("\n  {line:<width$}  {:>4} games  {}-{}-{}  {:5.1}%", s.games(), s.wins, s.draws, s.losses, 100.0 * s.score());
+        }
+        let rest = &of_seat[shown.min(of_seat.len())..];
+        if !rest.is_empty() {
+            let mut total = MatchStats::default();
+            for l in rest {
+                total.wins += l.stats.wins;
+                total.draws += l.stats.draws;
+                total.losses += l.stats.losses;
+            }
+            text += &format!("\n  the other {}: {} games, {}-{}-{}, {:.1}%", rest.len(), total.games(), total.wins, total.draws, total.losses, 100.0 * total.score());
+        }
+    }
+    text
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -508,6 +579,34 @@ mod tests {
         std::fs::write(dir.join("empty.jsonl"), "").unwrap();
         assert!(summarize_records(&[dir.join("empty.jsonl")]).unwrap_err().contains("no game"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Games group by A's seat and their first plies; each seat's most played line comes first,
+    /// a shorter game is its whole line, and lines past those shown are added up.
+    #[test]
+    fn results_group_by_opening_line_and_seat() {
+        let game = |a_seat: usize, actions: &str, points: [f32; 2]| {
+            let mut r = record(0, a_seat, points, None);
+            r.actions = actions.split_whitespace().map(String::from).collect();
+            r
+        };
+        let records = [
+            game(1, "44 35 08 27 73", [0.0, 1.0]),
+            game(1, "44 35 08 27 40", [0.5, 0.5]),
+            game(1, "44 35 08 27", [0.0, 1.0]),
+            game(1, "44 35 00 01", [1.0, 0.0]),
+            game(0, "35 08 27 73", [1.0, 0.0]),
+            game(0, "35", [1.0, 0.0]),
+        ];
+        let lines = results_by_opening(&records, 4).unwrap();
+        let summary: Vec<(usize, &str, [u32; 3])> = lines.iter().map(|l| (l.a_seat, l.line.as_str(), [l.stats.wins, l.stats.draws, l.stats.losses])).collect();
+        assert_eq!(summary, vec![(0, "35", [1, 0, 0]), (0, "35 08 27 73", [1, 0, 0]), (1, "44 35 08 27", [0, 1, 2]), (1, "44 35 00 01", [1, 0, 0])]);
+        let text = opening_report(&lines, 4, 1);
+        assert!(text.contains("A as seat 1, 2 lines:\n  44 35 08 27     3 games  0-1-2   16.7%\n  the other 1: 1 games, 1-0-0, 100.0%"), "{text}");
+        assert!(text.contains("A as seat 0, 2 lines:\n  35          1 games  1-0-0  100.0%"), "{text}");
+        let mut no_a = record(0, 0, [1.0, 0.0], None);
+        no_a.seats = ["B".into(), "B".into()];
+        assert!(results_by_opening(&[no_a], 2).unwrap_err().contains("no seat holds player A"));
     }
 
     #[test]
