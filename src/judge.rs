@@ -81,10 +81,9 @@ pub struct JudgeArgs {
 /// The lines shown a seat by `--by-opening`.
 const OPENING_LINES_SHOWN: usize = 12;
 
-/// `--by-opening`'s report of the games in `records`.
-fn print_by_opening(records: &[PathBuf], plies: usize) -> Result<()> {
-    let (games, _) = judge::read_records(records).map_err(anyhow::Error::msg)?;
-    let lines = judge::results_by_opening(&games, plies).map_err(anyhow::Error::msg)?;
+/// `--by-opening`'s report of `games`.
+fn print_by_opening(games: &[judge::GameRecord], plies: usize) -> Result<()> {
+    let lines = judge::results_by_opening(games, plies).map_err(anyhow::Error::msg)?;
     println!("{}", judge::opening_report(&lines, plies, OPENING_LINES_SHOWN));
     Ok(())
 }
@@ -123,7 +122,8 @@ pub fn referee(game: crate::GameArg) -> &'static dyn Referee {
 
 pub fn run(args: JudgeArgs) -> Result<()> {
     if !args.summarize.is_empty() {
-        let (summary, warnings) = judge::summarize_records(&args.summarize).map_err(anyhow::Error::msg)?;
+        let (games, warnings) = judge::read_records(&args.summarize).map_err(anyhow::Error::msg)?;
+        let summary = judge::summarize(&games).map_err(anyhow::Error::msg)?;
         for warning in warnings {
             eprintln!("warning: {warning}");
         }
@@ -131,7 +131,7 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         println!("{}", summary.report(["A of the records", "B of the records"]));
         println!("records: {}", files.join(" "));
         if args.by_opening > 0 {
-            print_by_opening(&args.summarize, args.by_opening)?;
+            print_by_opening(&games, args.by_opening)?;
         }
         return Ok(());
     }
@@ -197,7 +197,9 @@ pub fn run(args: JudgeArgs) -> Result<()> {
     println!("{}", summary.report([&config.players[0].label, &config.players[1].label]));
     println!("records: {}", records.display());
     if args.by_opening > 0 {
-        print_by_opening(std::slice::from_ref(&records), args.by_opening)?;
+        // The match's summary keeps no moves: its records file has them.
+        let (games, _) = judge::read_records(std::slice::from_ref(&records)).map_err(anyhow::Error::msg)?;
+        print_by_opening(&games, args.by_opening)?;
     }
     Ok(())
 }

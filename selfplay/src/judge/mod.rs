@@ -331,16 +331,14 @@ pub fn a_seat_of(record: &GameRecord) -> Result<usize, String> {
     record.seats.iter().position(|s| s == "A").ok_or_else(|| format!("game {} (seed {}): no seat holds player A", record.game, record.seed))
 }
 
-/// The summary of finished matches from their records files, as if one judge had played every
-/// game: several matches of one pairing (on other seeds or machines) report as one (see
-/// [`read_records`] for what is left out).
-pub fn summarize_records(paths: &[PathBuf]) -> Result<(JudgeSummary, Vec<String>), String> {
-    let (records, warnings) = read_records(paths)?;
+/// The summary of finished games, as if one judge had played them all: several matches of one
+/// pairing (on other seeds or machines, [`read_records`] of their files) report as one.
+pub fn summarize(records: &[GameRecord]) -> Result<JudgeSummary, String> {
     let mut summary = JudgeSummary::default();
-    for record in &records {
+    for record in records {
         summary.add(record, a_seat_of(record)?);
     }
-    Ok((summary, warnings))
+    Ok(summary)
 }
 
 /// A's results over the games that began with one line of play, A in one seat.
@@ -448,7 +446,7 @@ pub fn run_judge(
                     if let (Some(file), Some(path)) = (&mut records_file, &config.records) {
                         let line = serde_json::to_string(&record).expect("records serialise");
                         // Flushed game by game: a judge that is killed leaves whole games in
-                        // its temporary file, which `summarize_records` still reads.
+                        // its temporary file, which `read_records` still reads.
                         if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
                             failure.get_or_insert(JudgeError::Io { path: path.clone(), source: e });
                         }
@@ -549,6 +547,11 @@ mod tests {
     /// Two files of one pairing report as the judge that played all their games would, a
     /// killed judge's torn last line is left out with a warning, and any other bad line is an
     /// error that names its place.
+    fn summarize_records(paths: &[PathBuf]) -> Result<(JudgeSummary, Vec<String>), String> {
+        let (records, warnings) = read_records(paths)?;
+        Ok((summarize(&records)?, warnings))
+    }
+
     #[test]
     fn records_files_summarize_as_one_match() {
         let dir = std::env::temp_dir().join(format!("cupzero-summarize-{}", std::process::id()));
