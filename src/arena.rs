@@ -15,10 +15,11 @@ use std::time::Duration;
 pub struct ArenaArgs {
     #[arg(value_parser = crate::GameParser)]
     pub game: crate::GameArg,
-    /// Player A: a weights file (.czw), `classic`, `uct` or `random`.
+    /// Player A: a weights file (.czw), `classic`, `uct`, `random` or a player of the game's
+    /// field (6561: `greedy`, `corner`, `short-beam`).
     #[arg(long)]
     pub a: String,
-    /// Player B: a weights file (.czw), `classic`, `uct` or `random`.
+    /// Player B: as A.
     #[arg(long)]
     pub b: String,
     #[arg(long, default_value_t = 200)]
@@ -68,12 +69,21 @@ fn with_book<G: Classic>(player: PlayerSpec, path: Option<&Path>) -> Result<Play
     Ok(PlayerSpec::Booked { book: Arc::new(read_book::<G>(path)?), player: Box::new(player) })
 }
 
+/// The built-in players of `G` by name: `classic` (which refuses a game without one in one
+/// clear line), `uct`, `random`, then its field's.
+pub fn builtin_names<G: Classic>() -> Vec<&'static str> {
+    let mut names = vec!["classic", "uct", "random"];
+    names.extend(G::field().iter().map(|p| p.name));
+    names
+}
+
 pub fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
     Ok(match spec {
         "classic" if !G::has_classic_bot() => bail!("{} has no classic bot", G::NAME),
         "classic" => PlayerSpec::Classic,
         "uct" => PlayerSpec::Uct,
         "random" => PlayerSpec::Random,
+        name if G::field_player(name).is_some() => PlayerSpec::Field(name.to_string()),
         path => {
             let net = load_weights::<G>(Path::new(path))?;
             net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;

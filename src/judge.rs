@@ -11,10 +11,11 @@ use std::path::PathBuf;
 pub struct JudgeArgs {
     #[arg(value_parser = crate::GameParser)]
     pub game: crate::GameArg,
-    /// Player A: a shell command, or a built-in bot: `classic`, `uct`, `random`.
+    /// Player A: a shell command, or a built-in bot: `classic`, `uct`, `random`, or a player of
+    /// the game's field (6561: `greedy`, `corner`, `short-beam`).
     #[arg(long, default_value = "uct")]
     pub p0: String,
-    /// Player B: a shell command, or a built-in bot: `classic`, `uct`, `random`.
+    /// Player B: as A.
     #[arg(long, default_value = "random")]
     pub p1: String,
     /// Number of games; A and B swap seats every game.
@@ -94,10 +95,10 @@ fn player_command(spec: &str, game: crate::GameArg, time_scale: f64) -> Result<P
     if spec.is_empty() {
         bail!("a player command is empty");
     }
-    match spec {
-        "classic" | "uct" | "random" => play_command(spec, game, time_scale, &["--engine", spec]),
-        _ => PlayerCommand::checked_shell(spec).map_err(anyhow::Error::msg),
+    if dispatch!(game, G => crate::arena::builtin_names::<G>().contains(&spec)) {
+        return play_command(spec, game, time_scale, &["--engine", spec]);
     }
+    PlayerCommand::checked_shell(spec).map_err(anyhow::Error::msg)
 }
 
 /// `cupzero play GAME ARGS --quiet --time-scale T` under `label`: a built-in bot or a net as a

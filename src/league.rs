@@ -12,7 +12,7 @@ use selfplay::judge::{run_judge, JudgeConfig};
 use crate::view::{page, PageOptions, ViewGame};
 use bots::training::Training;
 use bots::view::View;
-use selfplay::league::{fit_ratings, next_games, ratings_svg, report, sprt_report, undecided, LeagueGame, PlayerKind, Pool, Rating, Results};
+use selfplay::league::{cooperative_report, cooperative_standings, fit_ratings, next_games, ratings_svg, report, shared_matrix, sprt_report, undecided, LeagueGame, PlayerKind, Pool, Rating, Results, Standing};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -21,7 +21,8 @@ pub struct LeagueArgs {
     #[arg(value_parser = crate::GameParser)]
     pub game: crate::GameArg,
     /// The pool file (TOML): `games_per_pairing`, then `[[player]]` tables with `name` and one
-    /// of `builtin` ("classic", "uct", "random", with an optional `playouts` budget), `net`
+    /// of `builtin` ("classic", "uct", "random" or a player of the game's field, with an
+    /// optional `playouts` budget), `net`
     /// (a .czw file) or `command` (a program); `retired = true` stops a player's games.
     #[arg(long)]
     pub pool: PathBuf,
@@ -114,7 +115,8 @@ pub fn run(args: LeagueArgs) -> Result<()> {
 
 fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.pool).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
-    let pool = Pool::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
+    let builtins = crate::arena::builtin_names::<G>();
+    let pool = Pool::parse(&text, &builtins).map_err(|e| anyhow::anyhow!("{}: {e}", args.pool.display()))?;
     if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
         bail!("--time-scale must be a positive number, got {}", args.time_scale);
     }
@@ -123,12 +125,15 @@ fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) 
     }
     let games = args.games.unwrap_or(pool.games_per_pairing);
     let parallel = args.parallel.unwrap_or_else(default_parallel);
-    let pairings = pool.pairings(args.gauntlet.as_deref()).map_err(anyhow::Error::msg)?;
+    if G::COOPERATIVE && args.sprt.is_some() {
+        bail!("--sprt tests who wins; in a cooperative game both players share the score (the report gives each player's mean shared score instead)");
+    }
+    let pairings = pool.pairings(args.gauntlet.as_deref(), G::COOPERATIVE).map_err(anyhow::Error::msg)?;
     // Every program is checked before anything is written.
     let pool_dir = args.pool.parent().unwrap_or(Path::new(".")).to_path_buf();
     let mut players = BTreeMap::new();
     for p in pool.active() {
-        players.insert(p.name.clone(), pool_player::<G>(&p.kind().map_err(anyhow::Error::msg)?, &p.name, args.game, args.time_scale, &pool_dir)?);
+        players.insert(p.name.clone(), pool_player::<G>(&p.kind(&builtins).map_err(anyhow::Error::msg)?, &p.name, args.game, args.time_scale, &pool_dir)?);
     }
     let results_path = args.results.clone().unwrap_or_else(|| args.pool.with_extension("results.jsonl"));
     let (mut results, warning) = Results::open(&results_path).map_err(anyhow::Error::msg)?;
@@ -215,6 +220,14 @@ fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) 
             }
         }
     }
+    if G::COOPERATIVE {
+        let standings = cooperative_standings(&results.games);
+        print!("{}", cooperative_report(&standings, &results.games, &retired));
+        println!("results: {}", results_path.display());
+        let page = write_pages::<G>(&args.pool, Table::Shared(&standings), &results.games)?;
+        println!("page: {}", page.display());
+        return Ok(());
+    }
     let ratings = fit_ratings(&results.games);
     print!("{}", report(&ratings, &results.games, &retired));
     if let Some(test) = &args.sprt {
@@ -223,7 +236,7 @@ fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) 
     let svg_path = results_path.with_extension("svg");
     bots::tools::write_atomically(&svg_path, ratings_svg(&ratings).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
     println!("results: {}\nchart: {}", results_path.display(), svg_path.display());
-    let page = write_pages::<G>(&args.pool, &ratings, &results.games)?;
+    let page = write_pages::<G>(&args.pool, Table::Ratings(&ratings), &results.games)?;
     println!("page: {}", page.display());
     Ok(())
 }
@@ -237,9 +250,17 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// `POOL.html` beside the pool file: the ratings with their intervals, the score matrix, and
-/// for each pairing a link to its games in the viewer (`POOL.A-vs-B.html`, one page each).
-fn write_pages<G: Training + View + bots::referee::RefereeRules>(pool: &Path, ratings: &[Rating], games: &[LeagueGame]) -> Result<PathBuf> {
+/// What a league's page leads with: ratings (a game with a winner), or mean shared scores (a
+/// cooperative game).
+enum Table<'a> {
+    Ratings(&'a [Rating]),
+    Shared(&'a [Standing]),
+}
+
+/// `POOL.html` beside the pool file: the ratings with their intervals (or a cooperative game's
+/// mean shared scores), the score matrix, and for each pairing a link to its games in the
+/// viewer (`POOL.A-vs-B.html`, one page each).
+fn write_pages<G: Training + View + bots::referee::RefereeRules>(pool: &Path, table: Table, games: &[LeagueGame]) -> Result<PathBuf> {
     let stem = pool.file_stem().map_or("pool".to_string(), |s| s.to_string_lossy().into_owned());
     let dir = pool.parent().unwrap_or(Path::new("."));
     let mut by_pairing: BTreeMap<(&str, &str), Vec<&LeagueGame>> = BTreeMap::new();
@@ -261,36 +282,60 @@ fn write_pages<G: Training + View + bots::referee::RefereeRules>(pool: &Path, ra
             continue;
         }
         let name = format!("{stem}.{}-vs-{}.html", file_part(a), file_part(b));
-        let score = list.iter().map(|g| g.score()).sum::<f64>() / list.len() as f64;
-        let summary = vec![format!("{} games of the league {stem}: {a} scores {:.1}% against {b}", list.len(), 100.0 * score)];
-        let options = PageOptions { title: format!("{}: {a} against {b}", G::NAME), summary, net: None, blunder: None, exact_legal: None, exact_time: std::time::Duration::from_secs(2) };
+        let summary = match table {
+            Table::Ratings(_) => {
+                let score = list.iter().map(|g| g.score()).sum::<f64>() / list.len() as f64;
+                vec![format!("{} games of the league {stem}: {a} scores {:.1}% against {b}", list.len(), 100.0 * score)]
+            }
+            Table::Shared(_) => {
+                let mean = list.iter().map(|g| g.points[0].max(g.points[1]) as f64).sum::<f64>() / list.len() as f64;
+                vec![format!("{} games of the league {stem}: {a} with {b}, mean shared score {mean:.1}", list.len())]
+            }
+        };
+        let options = PageOptions { title: format!("{}: {a} with {b}", G::NAME), summary, net: None, blunder: None, exact_legal: None, exact_time: std::time::Duration::from_secs(2) };
         let html = page::<G>(&viewable, &options);
         let path = dir.join(&name);
         bots::tools::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         links.insert((a.to_string(), b.to_string()), name);
     }
-    let mut cell: BTreeMap<(&str, &str), (f64, usize)> = BTreeMap::new();
-    for g in games {
-        for (me, other, score) in [(g.a.as_str(), g.b.as_str(), g.score()), (g.b.as_str(), g.a.as_str(), 1.0 - g.score())] {
-            let entry = cell.entry((me, other)).or_default();
-            entry.0 += score;
-            entry.1 += 1;
-        }
-    }
     let mut html = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}: league {1}</title><style>body{{font-family:sans-serif;margin:16px;color:#222}}table{{border-collapse:collapse;margin:12px 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}th{{background:#eee}}td.name{{text-align:left}}a{{color:#2c6fbb}}</style></head><body>\n<h1>{0}: league {1}</h1>\n<p>{2} games; Elo by maximum likelihood over every game (draws as half a win), with 95% intervals.</p>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}: league {1}</title><style>body{{font-family:sans-serif;margin:16px;color:#222}}table{{border-collapse:collapse;margin:12px 0}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}th{{background:#eee}}td.name{{text-align:left}}a{{color:#2c6fbb}}</style></head><body>\n<h1>{0}: league {1}</h1>\n",
         G::NAME,
         escape(&stem),
-        games.len()
     );
-    html.push_str("<table id=\"ratings\"><tr><th>rank</th><th>player</th><th>Elo</th><th>95% interval</th><th>games</th><th>score</th></tr>\n");
-    for (k, r) in ratings.iter().enumerate() {
-        html.push_str(&format!("<tr><td>{}</td><td class=\"name\">{}</td><td>{:+.0}</td><td>&plusmn;{:.0}</td><td>{}</td><td>{:.1}%</td></tr>\n", k + 1, escape(&r.name), r.elo, r.interval, r.games, 100.0 * r.score));
-    }
-    html.push_str("</table>\n");
-    html.push_str(&ratings_svg(ratings));
-    html.push_str("\n<h2>Scores</h2><p>The row player's score against the column player, and the games; a link opens that pairing's games.</p><table id=\"matrix\"><tr><th></th>");
-    let order: Vec<&str> = ratings.iter().map(|r| r.name.as_str()).collect();
+    // The matrix's cells: the row player's score against (or with) the column player.
+    let (order, cells): (Vec<String>, BTreeMap<(String, String), String>) = match table {
+        Table::Ratings(ratings) => {
+            html.push_str(&format!("<p>{} games; Elo by maximum likelihood over every game (draws as half a win), with 95% intervals.</p>\n", games.len()));
+            html.push_str("<table id=\"ratings\"><tr><th>rank</th><th>player</th><th>Elo</th><th>95% interval</th><th>games</th><th>score</th></tr>\n");
+            for (k, r) in ratings.iter().enumerate() {
+                html.push_str(&format!("<tr><td>{}</td><td class=\"name\">{}</td><td>{:+.0}</td><td>&plusmn;{:.0}</td><td>{}</td><td>{:.1}%</td></tr>\n", k + 1, escape(&r.name), r.elo, r.interval, r.games, 100.0 * r.score));
+            }
+            html.push_str("</table>\n");
+            html.push_str(&ratings_svg(ratings));
+            html.push_str("\n<h2>Scores</h2><p>The row player's score against the column player, and the games; a link opens that pairing's games.</p>");
+            let mut cell: BTreeMap<(String, String), (f64, usize)> = BTreeMap::new();
+            for g in games {
+                for (me, other, score) in [(&g.a, &g.b, g.score()), (&g.b, &g.a, 1.0 - g.score())] {
+                    let entry = cell.entry((me.clone(), other.clone())).or_default();
+                    entry.0 += score;
+                    entry.1 += 1;
+                }
+            }
+            (ratings.iter().map(|r| r.name.clone()).collect(), cell.into_iter().map(|(k, (score, n))| (k, format!("{:.0}% / {n}", 100.0 * score / n as f64))).collect())
+        }
+        Table::Shared(standings) => {
+            html.push_str(&format!("<p>{} games of a cooperative game: both players share the score, and a program ranks by the mean shared score it makes with the others (with a 95% interval); beside it, what it makes partnered with itself.</p>\n", games.len()));
+            html.push_str("<table id=\"standings\"><tr><th>rank</th><th>player</th><th>mean shared score</th><th>95% interval</th><th>games</th><th>with itself</th></tr>\n");
+            for (k, s) in standings.iter().enumerate() {
+                let itself = if s.self_games > 0 { format!("{:.1} / {}", s.self_mean, s.self_games) } else { "-".to_string() };
+                html.push_str(&format!("<tr><td>{}</td><td class=\"name\">{}</td><td>{:.1}</td><td>&plusmn;{:.1}</td><td>{}</td><td>{itself}</td></tr>\n", k + 1, escape(&s.name), s.mean, s.interval, s.games));
+            }
+            html.push_str("</table>\n<h2>Shared scores</h2><p>The mean shared score of the row player with the column player (the diagonal: partnered with itself), and the games; a link opens that pairing's games.</p>");
+            (standings.iter().map(|s| s.name.clone()).collect(), shared_matrix(games).into_iter().map(|(k, (mean, n))| (k, format!("{mean:.0} / {n}"))).collect())
+        }
+    };
+    html.push_str("<table id=\"matrix\"><tr><th></th>");
     for name in &order {
         html.push_str(&format!("<th>{}</th>", escape(name)));
     }
@@ -298,14 +343,12 @@ fn write_pages<G: Training + View + bots::referee::RefereeRules>(pool: &Path, ra
     for me in &order {
         html.push_str(&format!("<tr><th class=\"name\">{}</th>", escape(me)));
         for other in &order {
-            let text = match cell.get(&(*me, *other)) {
-                Some((score, n)) => format!("{:.0}% / {n}", 100.0 * score / *n as f64),
-                None => "-".to_string(),
-            };
-            let link = links.get(&(me.to_string(), other.to_string())).or_else(|| links.get(&(other.to_string(), me.to_string())));
-            match link {
-                Some(file) if text != "-" => html.push_str(&format!("<td><a href=\"{}\">{text}</a></td>", escape(file))),
-                _ => html.push_str(&format!("<td>{text}</td>")),
+            let key = (me.clone(), other.clone());
+            let link = links.get(&key).or_else(|| links.get(&(other.clone(), me.clone())));
+            match (cells.get(&key), link) {
+                (Some(text), Some(file)) => html.push_str(&format!("<td><a href=\"{}\">{text}</a></td>", escape(file))),
+                (Some(text), None) => html.push_str(&format!("<td>{text}</td>")),
+                (None, _) => html.push_str("<td>-</td>"),
             }
         }
         html.push_str("</tr>\n");

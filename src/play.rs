@@ -10,27 +10,18 @@ use bots::tools::{RandomAgent, RolloutEvaluator};
 use bots::nn::Mlp;
 use bots::rng::Rng;
 use bots::time::Safety;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Engine {
-    /// The game's net-free classic bot at contest strength (Connect 4, Black Hole, Zuniq).
-    Classic,
-    /// MCTS (UCT1) with random playouts: the net-free baseline.
-    Uct,
-    /// Uniformly random legal moves.
-    Random,
-    /// PUCT guided by a net (needs --weights), exactly as an exported bot plays.
-    Net,
-}
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     #[arg(value_parser = crate::GameParser)]
     pub game: crate::GameArg,
-    #[arg(long, value_enum, default_value = "uct")]
-    pub engine: Engine,
+    /// `classic` (the game's net-free classic bot), `uct` (UCT1 with random playouts), `random`,
+    /// `net` (the exported bot's search on a net: needs --weights), or a player of the game's
+    /// field (6561: `greedy`, `corner`, `short-beam`).
+    #[arg(long, default_value = "uct")]
+    pub engine: String,
     /// Weights file (.czw) for `--engine net`.
     #[arg(long)]
     pub weights: Option<PathBuf>,
@@ -61,10 +52,10 @@ impl TryFrom<&PlayArgs> for PlayConfig {
         if a.playouts == Some(0) {
             bail!("--playouts must be at least 1");
         }
-        match (a.engine, &a.weights) {
-            (Engine::Net, None) => bail!("--engine net needs --weights FILE"),
-            (Engine::Classic | Engine::Uct | Engine::Random, Some(_)) => bail!("--weights goes with --engine net"),
-            _ => {}
+        match (a.engine.as_str(), &a.weights) {
+            ("net", None) => bail!("--engine net needs --weights FILE"),
+            ("net", Some(_)) | (_, None) => {}
+            (_, Some(_)) => bail!("--weights goes with --engine net"),
         }
         Ok(PlayConfig {
             safety: a.clock.safety()?,
@@ -81,14 +72,14 @@ pub fn run(args: PlayArgs) -> Result<()> {
 fn play<G: Classic>(args: &PlayArgs) -> Result<()> {
     let config = PlayConfig::try_from(args)?;
     let start = G::new_game(&mut Rng::new(0));
-    let mut agent: Box<dyn Agent<G>> = match args.engine {
-        Engine::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(config.seed), args.playouts)),
-        Engine::Random => Box::new(RandomAgent::new(config.seed)),
-        Engine::Classic => match G::classic_agent(config.seed, args.playouts) {
+    let mut agent: Box<dyn Agent<G>> = match args.engine.as_str() {
+        "uct" => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(config.seed), args.playouts)),
+        "random" => Box::new(RandomAgent::new(config.seed)),
+        "classic" => match G::classic_agent(config.seed, args.playouts) {
             Some(agent) => agent,
             None => bail!("{} has no classic bot", G::NAME),
         },
-        Engine::Net => {
+        "net" => {
             let path = args.weights.as_ref().expect("checked");
             let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let net = Mlp::from_bytes(&bytes, G::NAME).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -96,6 +87,10 @@ fn play<G: Classic>(args: &PlayArgs) -> Result<()> {
             // budget players).
             net_agent::<G>(net, args.playouts).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
         }
+        name => match G::field_player(name) {
+            Some(player) => (player.agent)(config.seed, args.playouts),
+            None => bail!("{} has no engine {name:?}: use {} or net", G::NAME, crate::arena::builtin_names::<G>().join(", ")),
+        },
     };
     run_bot::<G>(&mut *agent, config.safety, config.time_scale, args.quiet)?;
     Ok(())

@@ -30,6 +30,25 @@ pub trait Classic: Contest {
     fn classic_teacher(_seed: u64, _budget: Option<u64>) -> Option<Box<dyn Teacher<Self>>> {
         None
     }
+    /// Named built-in players beyond `random`, `uct` and `classic`: a cooperative game's field
+    /// of partners (the kinds of program a contest field holds). None by default.
+    fn field() -> &'static [FieldPlayer<Self>] {
+        &[]
+    }
+    /// The field player named `name`, if the game has one.
+    fn field_player(name: &str) -> Option<&'static FieldPlayer<Self>> {
+        Self::field().iter().find(|p| p.name == name)
+    }
+}
+
+/// A named built-in player of a game's field.
+pub struct FieldPlayer<G: Game> {
+    /// Its name on the command line (`--p0 NAME`, `--a NAME`, `builtin = "NAME"`).
+    pub name: &'static str,
+    /// What it does, in a few words.
+    pub about: &'static str,
+    /// The player, seeded; `budget` caps its search where it has one (as `classic_agent`'s).
+    pub agent: fn(seed: u64, budget: Option<u64>) -> Box<dyn Agent<G>>,
 }
 
 /// An agent whose searches can be training targets.

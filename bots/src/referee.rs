@@ -57,6 +57,10 @@ pub trait RefereeRules: Contest {
     /// from any position it reached (a random opening: games between two programs that always
     /// answer alike otherwise repeat).
     const ANY_START: bool = false;
+    /// Whether the players share one score and the contest ranks a program by the scores it
+    /// makes with the partners it meets (6561): a league then pairs every player with itself
+    /// too and reports mean shared scores instead of ratings.
+    const COOPERATIVE: bool = false;
 
     /// Lines `seat` reads before play starts. Default: CodeCup's `Start` to the first player.
     fn intro(&self, seat: Player) -> String {

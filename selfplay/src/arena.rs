@@ -24,6 +24,8 @@ pub enum PlayerSpec {
     Uct,
     /// The game's net-free classic bot (`bots::classic`); the caller checks that it has one.
     Classic,
+    /// A named player of the game's field (`Classic::field`); the caller checks the name.
+    Field(String),
     /// PUCT guided by a net, with the exported bot's search settings; `c_puct` replaces the
     /// game's exploration constant (to tune it before changing the bot).
     Net { label: String, net: Arc<Mlp>, c_puct: Option<f32> },
@@ -37,6 +39,7 @@ impl PlayerSpec {
             PlayerSpec::Random => "random".into(),
             PlayerSpec::Uct => "uct".into(),
             PlayerSpec::Classic => "classic".into(),
+            PlayerSpec::Field(name) => name.clone(),
             PlayerSpec::Net { label, .. } => label.clone(),
             PlayerSpec::Booked { book, player } => format!("{} with a book of {} positions", player.label(), book.len()),
         }
@@ -48,6 +51,7 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(RandomAgent::new(seed)),
             PlayerSpec::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(seed), playouts)),
             PlayerSpec::Classic => G::classic_agent(seed, playouts).unwrap_or_else(|| panic!("{} has no classic bot", G::NAME)),
+            PlayerSpec::Field(name) => (G::field_player(name).unwrap_or_else(|| panic!("{} has no player {name}", G::NAME)).agent)(seed, playouts),
             PlayerSpec::Net { net, c_puct, .. } => {
                 let mut config = net_search_config::<G>();
                 if let (Some(c), Selection::Puct { c: game_c, .. }) = (c_puct, &mut config.selection) {

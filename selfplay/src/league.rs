@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 #[serde(deny_unknown_fields)]
 pub struct PlayerEntry {
     pub name: String,
-    /// A built-in bot: `classic`, `uct` or `random`.
+    /// A built-in bot: `classic`, `uct`, `random`, or a player of the game's field.
     pub builtin: Option<String>,
     /// Its budget a move (playouts, or nodes for an alpha-beta classic bot); absent: the
     /// clock. Two players with budgets play each other in-process, without the referee.
@@ -59,12 +59,14 @@ impl PlayerKind {
 }
 
 impl PlayerEntry {
-    pub fn kind(&self) -> Result<PlayerKind, String> {
+    /// What the player is; `builtins` names the game's built-in players.
+    pub fn kind(&self, builtins: &[&str]) -> Result<PlayerKind, String> {
         let who = &self.name;
         match (&self.builtin, &self.net, &self.command) {
             (Some(engine), None, None) => {
-                if !["classic", "uct", "random"].contains(&engine.as_str()) {
-                    return Err(format!("player {who:?}: builtin must be \"classic\", \"uct\" or \"random\", not {engine:?}"));
+                if !builtins.contains(&engine.as_str()) {
+                    let names: Vec<String> = builtins.iter().map(|b| format!("{b:?}")).collect();
+                    return Err(format!("player {who:?}: builtin must be one of {}, not {engine:?}", names.join(", ")));
                 }
                 Ok(PlayerKind::Builtin { engine: engine.clone(), playouts: self.playouts })
             }
@@ -97,8 +99,9 @@ fn default_games() -> usize {
 }
 
 impl Pool {
-    /// Reads and checks a pool file: names unique and plain, each player of one kind.
-    pub fn parse(text: &str) -> Result<Pool, String> {
+    /// Reads and checks a pool file: names unique and plain, each player of one kind
+    /// (`builtins` names the game's built-in players).
+    pub fn parse(text: &str, builtins: &[&str]) -> Result<Pool, String> {
         let pool: Pool = toml::from_str(text).map_err(|e| e.message().trim().to_string())?;
         let mut names = BTreeSet::new();
         for p in &pool.players {
@@ -108,7 +111,7 @@ impl Pool {
             if !names.insert(p.name.clone()) {
                 return Err(format!("player {:?} is named twice", p.name));
             }
-            p.kind()?;
+            p.kind(builtins)?;
         }
         if pool.players.iter().filter(|p| !p.retired).count() < 2 {
             return Err("a league needs at least two players that are not retired".into());
@@ -124,10 +127,13 @@ impl Pool {
     }
 
     /// The pairings still to play, in the pool's order: every active pair (round robin), or
-    /// `gauntlet` against every other active player.
-    pub fn pairings(&self, gauntlet: Option<&str>) -> Result<Vec<(String, String)>, String> {
+    /// `gauntlet` against every other active player. With `with_self` (a cooperative game)
+    /// every active player also partners itself (in a gauntlet: the gauntlet player and each
+    /// partner), the figure each partner is measured against.
+    pub fn pairings(&self, gauntlet: Option<&str>, with_self: bool) -> Result<Vec<(String, String)>, String> {
         let active: Vec<&str> = self.active().map(|p| p.name.as_str()).collect();
-        match gauntlet {
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        let mut pairings: Vec<(String, String)> = match gauntlet {
             Some(g) => {
                 if !self.players.iter().any(|p| p.name == g) {
                     return Err(format!("no player {g:?} in the pool"));
@@ -135,10 +141,14 @@ impl Pool {
                 if !active.contains(&g) {
                     return Err(format!("{g:?} is retired: it plays no gauntlet"));
                 }
-                Ok(active.iter().filter(|&&o| o != g).map(|o| (g.to_string(), o.to_string())).collect())
+                active.iter().filter(|&&o| o != g).map(|o| pair(g, o)).collect()
             }
-            None => Ok((0..active.len()).flat_map(|i| (i + 1..active.len()).map(move |j| (i, j))).map(|(i, j)| (active[i].to_string(), active[j].to_string())).collect()),
+            None => (0..active.len()).flat_map(|i| (i + 1..active.len()).map(move |j| (i, j))).map(|(i, j)| pair(active[i], active[j])).collect(),
+        };
+        if with_self {
+            pairings.extend(active.iter().map(|p| pair(p, p)));
         }
+        Ok(pairings)
     }
 }
 
@@ -440,6 +450,119 @@ pub fn report(ratings: &[Rating], games: &[LeagueGame], retired: &BTreeSet<Strin
     text
 }
 
+/// A player's standing in a cooperative league: the shared scores it made, as CodeCup ranks a
+/// cooperative game's programs (the sum, or mean, of the scores made with every partner met).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub name: String,
+    /// Games with partners other than itself, and its mean points in them with the half-width
+    /// of the mean's 95% interval.
+    pub games: usize,
+    pub mean: f64,
+    pub interval: f64,
+    /// Games partnered with itself (counted once a game) and their mean.
+    pub self_games: usize,
+    pub self_mean: f64,
+}
+
+/// The standings of every player named in `games`, the highest mean with other partners first.
+pub fn cooperative_standings(games: &[LeagueGame]) -> Vec<Standing> {
+    let names: BTreeSet<&str> = games.iter().flat_map(|g| [g.a.as_str(), g.b.as_str()]).collect();
+    let mut standings: Vec<Standing> = names
+        .into_iter()
+        .map(|name| {
+            let with_others: Vec<f64> = games
+                .iter()
+                .filter(|g| g.a != g.b)
+                .filter_map(|g| if g.a == name { Some(g.points[0]) } else if g.b == name { Some(g.points[1]) } else { None })
+                .map(f64::from)
+                .collect();
+            let with_itself: Vec<f64> = games.iter().filter(|g| g.a == name && g.b == name).map(|g| g.points[0].max(g.points[1]) as f64).collect();
+            let (mean, interval) = crate::judge::mean_with_half_interval(&with_others);
+            let self_mean = with_itself.iter().sum::<f64>() / with_itself.len().max(1) as f64;
+            Standing { name: name.to_string(), games: with_others.len(), mean, interval, self_games: with_itself.len(), self_mean }
+        })
+        .collect();
+    standings.sort_by(|x, y| y.mean.total_cmp(&x.mean).then(x.name.cmp(&y.name)));
+    standings
+}
+
+/// Mean shared points of each pairing, both ways round: `(row, column) -> (mean, games)`. The
+/// diagonal is a player partnered with itself.
+pub fn shared_matrix(games: &[LeagueGame]) -> BTreeMap<(String, String), (f64, usize)> {
+    let mut cell: BTreeMap<(String, String), (f64, usize)> = BTreeMap::new();
+    for g in games {
+        let shared = g.points[0].max(g.points[1]) as f64;
+        let mut add = |me: &str, other: &str| {
+            let entry = cell.entry((me.to_string(), other.to_string())).or_default();
+            entry.0 += shared;
+            entry.1 += 1;
+        };
+        add(&g.a, &g.b);
+        if g.a != g.b {
+            add(&g.b, &g.a);
+        }
+    }
+    for value in cell.values_mut() {
+        value.0 /= value.1 as f64;
+    }
+    cell
+}
+
+/// A cooperative league's report: the standings, the matrix of mean shared scores (the row
+/// player with the column player; the diagonal with itself), then each pairing by seat.
+pub fn cooperative_report(standings: &[Standing], games: &[LeagueGame], retired: &BTreeSet<String>) -> String {
+    let mut text = format!("{:<4} {:<24} {:>9} {:>9} {:>6} {:>12}\n", "rank", "player", "shared", "95% CI", "games", "with itself");
+    for (k, s) in standings.iter().enumerate() {
+        let mark = if retired.contains(&s.name) { " (retired)" } else { "" };
+        let itself = if s.self_games > 0 { format!("{:.1}/{}", s.self_mean, s.self_games) } else { "-".to_string() };
+        text.push_str(&format!("{:<4} {:<24} {:>9.1} {:>9} {:>6} {:>12}{mark}\n", k + 1, s.name, s.mean, format!("±{:.1}", s.interval), s.games, itself));
+    }
+    let cell = shared_matrix(games);
+    let order: Vec<&str> = standings.iter().map(|s| s.name.as_str()).collect();
+    let width = order.iter().map(|n| n.len()).max().unwrap_or(0).max(9);
+    text.push_str(&format!("\n{:<width$}", "mean shared score, row with column"));
+    for name in &order {
+        text.push_str(&format!(" {name:>width$}"));
+    }
+    text.push('\n');
+    for me in &order {
+        text.push_str(&format!("{me:<width$}"));
+        for other in &order {
+            let shown = match cell.get(&(me.to_string(), other.to_string())) {
+                Some((mean, n)) => format!("{mean:.0}/{n}"),
+                None => "-".to_string(),
+            };
+            text.push_str(&format!(" {shown:>width$}"));
+        }
+        text.push('\n');
+    }
+    text.push_str("\npairing (mean shared score; by the first named player's seat)\n");
+    let mut by_pairing: BTreeMap<(&str, &str), Vec<&LeagueGame>> = BTreeMap::new();
+    for g in games {
+        by_pairing.entry((g.a.as_str(), g.b.as_str())).or_default().push(g);
+    }
+    for ((a, b), list) in by_pairing {
+        let shared: Vec<f64> = list.iter().map(|g| g.points[0].max(g.points[1]) as f64).collect();
+        let (mean, half) = crate::judge::mean_with_half_interval(&shared);
+        let seat = |s: usize| {
+            let v: Vec<f64> = list.iter().filter(|g| g.game % 2 == s).map(|g| g.points[0].max(g.points[1]) as f64).collect();
+            if v.is_empty() { "-".to_string() } else { format!("{:.1}", v.iter().sum::<f64>() / v.len() as f64) }
+        };
+        let faults = list.iter().filter(|g| g.fault.is_some()).count();
+        text.push_str(&format!(
+            "{a} with {b}: {} games, mean {mean:.1} (95% CI {:.1}..{:.1}); {a} as A {}, as B {}{}\n",
+            list.len(),
+            mean - half,
+            mean + half,
+            seat(0),
+            seat(1),
+            if faults > 0 { format!(", {faults} faults") } else { String::new() }
+        ));
+    }
+    text
+}
+
 /// The ratings as an SVG chart: a dot and its 95% interval per player, best on top.
 pub fn ratings_svg(ratings: &[Rating]) -> String {
     let (width, row, left, right) = (640.0, 28.0, 170.0, 40.0);
@@ -516,18 +639,25 @@ mod tests {
         assert!(ratings[0].elo.is_finite() && ratings[0].elo > 100.0 && ratings[0].interval.is_finite(), "{ratings:?}");
     }
 
+    /// The built-in players every game has.
+    const BUILTINS: &[&str] = &["classic", "uct", "random"];
+
     #[test]
     fn pool_files_are_checked() {
         let ok = "games_per_pairing = 4\n[[player]]\nname = \"net\"\nnet = \"x.czw\"\n[[player]]\nname = \"uct\"\nbuiltin = \"uct\"\nplayouts = 100\n[[player]]\nname = \"old\"\ncommand = \"./old\"\nretired = true\n";
-        let pool = Pool::parse(ok).unwrap();
-        assert_eq!(pool.players[0].kind().unwrap().budget(), None, "a net without playouts plays on the clock");
-        assert_eq!(pool.players[1].kind().unwrap().budget(), Some(100));
-        let budget_net = Pool::parse(&ok.replace("x.czw\"", "x.czw\"\nplayouts = 800")).unwrap();
-        assert_eq!(budget_net.players[0].kind().unwrap(), PlayerKind::Net { path: "x.czw".into(), playouts: Some(800) });
-        assert_eq!(pool.pairings(None).unwrap(), vec![("net".to_string(), "uct".to_string())]);
-        assert_eq!(pool.pairings(Some("uct")).unwrap(), vec![("uct".to_string(), "net".to_string())]);
-        assert!(pool.pairings(Some("nobody")).unwrap_err().contains("no player"));
-        assert!(pool.pairings(Some("old")).unwrap_err().contains("retired"));
+        let pool = Pool::parse(ok, BUILTINS).unwrap();
+        assert_eq!(pool.players[0].kind(BUILTINS).unwrap().budget(), None, "a net without playouts plays on the clock");
+        assert_eq!(pool.players[1].kind(BUILTINS).unwrap().budget(), Some(100));
+        let budget_net = Pool::parse(&ok.replace("x.czw\"", "x.czw\"\nplayouts = 800"), BUILTINS).unwrap();
+        assert_eq!(budget_net.players[0].kind(BUILTINS).unwrap(), PlayerKind::Net { path: "x.czw".into(), playouts: Some(800) });
+        assert_eq!(pool.pairings(None, false).unwrap(), vec![("net".to_string(), "uct".to_string())]);
+        assert_eq!(pool.pairings(Some("uct"), false).unwrap(), vec![("uct".to_string(), "net".to_string())]);
+        assert!(pool.pairings(Some("nobody"), false).unwrap_err().contains("no player"));
+        assert!(pool.pairings(Some("old"), false).unwrap_err().contains("retired"));
+        // A cooperative league partners every active player with itself too.
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(pool.pairings(None, true).unwrap(), vec![pair("net", "uct"), pair("net", "net"), pair("uct", "uct")]);
+        assert_eq!(pool.pairings(Some("uct"), true).unwrap(), vec![pair("uct", "net"), pair("net", "net"), pair("uct", "uct")]);
         for (bad, why) in [
             ("[[player]]\nname = \"a\"\nbuiltin = \"uct\"\n", "at least two"),
             ("[[player]]\nname = \"a\"\nbuiltin = \"best\"\n[[player]]\nname = \"b\"\nbuiltin = \"uct\"\n", "builtin must be"),
@@ -538,9 +668,13 @@ mod tests {
             ("[[player]]\nname = \"a\"\ncommand = \"./a\"\nplayouts = 5\n[[player]]\nname = \"b\"\nbuiltin = \"uct\"\n", "plays on the clock"),
             ("[[player]]\nname = \"a\"\nnet = \"a.czw\"\nplayouts = 0\n[[player]]\nname = \"b\"\nbuiltin = \"uct\"\n", "at least 1"),
         ] {
-            let err = Pool::parse(bad).unwrap_err();
+            let err = Pool::parse(bad, BUILTINS).unwrap_err();
             assert!(err.contains(why) && !err.contains('\n'), "{bad}: {err}");
         }
+        // A game's field names more built-in players.
+        let field = "[[player]]\nname = \"a\"\nbuiltin = \"greedy\"\n[[player]]\nname = \"b\"\nbuiltin = \"uct\"\n";
+        assert!(Pool::parse(field, BUILTINS).unwrap_err().contains("\"greedy\""));
+        assert!(Pool::parse(field, &["classic", "uct", "random", "greedy"]).is_ok());
     }
 
     /// The schedule fills the first pair of every pairing before the second of any.

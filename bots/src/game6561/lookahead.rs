@@ -42,11 +42,15 @@ pub struct Weights {
     /// Penalty per piece missing below three, squared: a board emptied by annihilation ends
     /// the game at the next slide, which a partner that is not this bot may well bring about.
     pub bare: f32,
+    /// Per pair of neighbours that would annihilate, times the units they would take with
+    /// them, each at its colour's worth (`mass`, `second`, `third`): the risk that a slide
+    /// nobody planned (a partner's) costs the leading colour units.
+    pub risk: f32,
 }
 
 impl Weights {
     /// Tuned on self-partnered games (docs/lab/6561.md, The classic lookahead).
-    pub const TUNED: Weights = Weights { crowding: 20.0, room: 6.0, merge: 0.5, clash: 0.5, sum: 1.0, mass: 100.0, second: 0.3, third: 0.08, best: 0.2, bare: 50.0 };
+    pub const TUNED: Weights = Weights { crowding: 20.0, room: 6.0, merge: 0.5, clash: 0.5, sum: 1.0, mass: 100.0, second: 0.3, third: 0.08, best: 0.2, bare: 50.0, risk: 0.0 };
 }
 
 type Cells = [Piece; SQUARES];
@@ -55,8 +59,9 @@ fn value_of(p: Piece) -> f32 {
     super::value_of(p) as f32
 }
 
-/// The merge and clash terms of one line's four squares.
-fn line_score(w: &Weights, line: [Piece; SIZE]) -> f32 {
+/// The merge, clash and risk terms of one line's four squares; `worth` is a unit's worth by
+/// colour.
+fn line_score(w: &Weights, worth: &[f32; 3], line: [Piece; SIZE]) -> f32 {
     let mut score = 0.0;
     let mut previous: Piece = 0;
     for p in line {
@@ -64,7 +69,12 @@ fn line_score(w: &Weights, line: [Piece; SIZE]) -> f32 {
             continue;
         }
         if previous != 0 && exponent_of(previous) == exponent_of(p) {
-            score += if colour_of(previous) == colour_of(p) { w.merge } else { -w.clash } * value_of(p);
+            if colour_of(previous) == colour_of(p) {
+                score += w.merge * value_of(p);
+            } else {
+                let units = (1u32 << exponent_of(p)) as f32;
+                score -= w.clash * value_of(p) + w.risk * units * (worth[colour_of(p) as usize] + worth[colour_of(previous) as usize]);
+            }
         }
         previous = p;
     }
@@ -78,11 +88,6 @@ pub fn evaluate_cells(w: &Weights, cells: &Cells) -> f32 {
 
 /// The board's evaluation and its sum (which the evaluation needs anyway).
 fn evaluate_with_sum(w: &Weights, cells: &Cells) -> (f32, f32) {
-    let mut score = 0.0;
-    for l in 0..SIZE {
-        score += line_score(w, std::array::from_fn(|k| cells[l * SIZE + k]));
-        score += line_score(w, std::array::from_fn(|k| cells[k * SIZE + l]));
-    }
     let (mut units, mut sum, mut free) = ([0u32; 3], 0.0, 0.0);
     for &p in cells {
         if p == 0 {
@@ -92,8 +97,19 @@ fn evaluate_with_sum(w: &Weights, cells: &Cells) -> (f32, f32) {
             sum += value_of(p);
         }
     }
-    units.sort_unstable_by(|a, b| b.cmp(a));
-    let mass = units[0] as f32 + w.second * units[1] as f32 + w.third * units[2] as f32;
+    // A unit's worth by colour: the colour holding most units first (ties: lower colour).
+    let mut order = [0usize, 1, 2];
+    order.sort_by_key(|&c| std::cmp::Reverse(units[c]));
+    let mut worth = [0.0f32; 3];
+    for (rank, share) in [1.0, w.second, w.third].into_iter().enumerate() {
+        worth[order[rank]] = w.mass * share;
+    }
+    let mut score = 0.0;
+    for l in 0..SIZE {
+        score += line_score(w, &worth, std::array::from_fn(|k| cells[l * SIZE + k]));
+        score += line_score(w, &worth, std::array::from_fn(|k| cells[k * SIZE + l]));
+    }
+    let mass = units[order[0]] as f32 + w.second * units[order[1]] as f32 + w.third * units[order[2]] as f32;
     let missing = (w.room - free).max(0.0);
     let bare = (free - (SQUARES as f32 - 3.0)).max(0.0);
     (score + w.sum * sum + w.mass * mass - w.crowding * missing * missing - w.bare * bare * bare, sum)
@@ -135,12 +151,14 @@ fn key(cells: &Cells) -> u128 {
     u128::from_le_bytes(*cells)
 }
 
-/// One line of play in the beam: the board it reached and the first action it took.
+/// One line of play in the beam: the board it reached and the first two actions it took.
 #[derive(Clone, Copy)]
 struct BeamNode {
     cells: Cells,
     best: f32,
     first: Action,
+    /// The reply the line expects to the first action (0 before it has one).
+    second: Action,
     score: f32,
 }
 
@@ -180,6 +198,8 @@ pub struct BeamAgent {
     nodes: u64,
     last_width: usize,
     last_value: f32,
+    /// The reply to our action that the last search's best line expects.
+    pub last_reply: Option<Action>,
 }
 
 /// The share of a move's remaining time that the predicted width aims to fill (a move's cost
@@ -188,7 +208,7 @@ const PREDICTED_SHARE: f64 = 0.8;
 
 impl BeamAgent {
     pub fn new(weights: Weights, width: usize, horizon: usize) -> Self {
-        BeamAgent { weights, net: None, net_every_step: false, net_share: 2, net_weight: 0.0, net_from_move: 0, horizon, width, max_width: 1 << 15, dedup: true, predict: true, seconds_per_line: 0.0, seen: Vec::new(), nodes: 0, last_width: 0, last_value: 0.0 }
+        BeamAgent { weights, net: None, net_every_step: false, net_share: 2, net_weight: 0.0, net_from_move: 0, horizon, width, max_width: 1 << 15, dedup: true, predict: true, seconds_per_line: 0.0, seen: Vec::new(), nodes: 0, last_width: 0, last_value: 0.0, last_reply: None }
     }
 
     /// The beam whose last step the value net `net` judges.
@@ -199,7 +219,7 @@ impl BeamAgent {
     /// The first action of the best line found by a beam `width` wide, or `None` when the
     /// deadline came first. Lines that reach move 1000 are ranked by their score alone.
     pub fn search(&mut self, state: &Game6561, width: usize, deadline: Option<Instant>) -> Option<Action> {
-        let mut beam = vec![BeamNode { cells: *state.cells(), best: state.score() as f32, first: 0, score: 0.0 }];
+        let mut beam = vec![BeamNode { cells: *state.cells(), best: state.score() as f32, first: 0, second: 0, score: 0.0 }];
         let mut next: Vec<BeamNode> = Vec::with_capacity(width * 16);
         let mut moves = state.moves();
         let mut depth = 0;
@@ -215,10 +235,11 @@ impl BeamAgent {
                 }
                 let mut push = |cells: Cells, action: Action| {
                     let first = if depth == 0 { action } else { node.first };
+                    let second = if depth == 1 { action } else { node.second };
                     let (evaluation, sum) = evaluate_with_sum(&self.weights, &cells);
                     let best = node.best.max(sum);
                     let score = if last { best } else { self.weights.best * best + evaluation };
-                    next.push(BeamNode { cells, best, first, score });
+                    next.push(BeamNode { cells, best, first, second, score });
                 };
                 match RHYTHM[moves % 10] {
                     Step::Place(colour) => {
@@ -276,6 +297,7 @@ impl BeamAgent {
         let top = beam.iter().max_by(|a, b| a.score.total_cmp(&b.score))?;
         self.last_value = top.score;
         self.last_width = width;
+        self.last_reply = (depth > 1).then_some(top.second);
         (depth > 0).then_some(top.first)
     }
 
@@ -511,7 +533,7 @@ mod tests {
     fn lines_that_meet_on_one_board_count_once() {
         let mut agent = BeamAgent::new(Weights::TUNED, 64, 10);
         let (a, b) = (board(&[(0, BLUE, 1)]), board(&[(5, RED, 0)]));
-        let line = |cells, first: Action, score| BeamNode { cells, best: 0.0, first, score };
+        let line = |cells, first: Action, score| BeamNode { cells, best: 0.0, first, second: 0, score };
         let mut next = vec![line(a, 1, 5.0), line(b, 2, 1.0), line(a, 3, 7.0), line(a, 4, 6.0)];
         agent.remove_duplicates(&mut next);
         let mut kept: Vec<(Action, f32)> = next.iter().map(|n| (n.first, n.score)).collect();

@@ -12,7 +12,10 @@
 //! Actions: `0..16` place on square `4 * (row - 1) + (column - 1)` (row 1 on top), then
 //! `16..20` slide up, down, left, right.
 
+pub mod classic;
+pub mod field;
 pub mod lookahead;
+pub mod partner;
 pub mod protocol;
 pub mod referee;
 pub mod training;

@@ -3,6 +3,7 @@
 //! 60 seconds of thinking per player per game.
 
 use super::lookahead::{BeamAgent, Weights};
+use super::partner::PartnerAgent;
 use super::{Game6561, MAX_MOVES};
 use crate::agent::Agent;
 use crate::bot::{Contest, Platform};
@@ -32,12 +33,14 @@ impl Contest for Game6561 {
         Box::new(BeamAgent::with_net(net, playouts.map_or(BEAM_WIDTH, |w| w as usize), BEAM_HORIZON))
     }
 
-    /// The submission plays the beam with the hand-made evaluation: on the contest clock the
-    /// shipped net's beam scored less (2,985.7 over 40 judged games, the hand-made beam 3,090.7 on the same seeds),
-    /// and narrow beams that it judges collapse (docs/lab/6561.md, A value net
+    /// The submission plans for the partner it has (`partner::PartnerAgent`): the beam with
+    /// the hand-made evaluation while the partner plays the beam's replies (a copy of this bot
+    /// does), the chance search with a fitted model of the partner once it does not. The value
+    /// net stays out: on the contest clock the shipped net's beam scored no better than the
+    /// hand-made beam, and narrow beams that it judges collapse (docs/lab/6561.md, A value net
     /// judges the beam's lines).
     fn submission_agent(_net: Arc<Mlp>) -> Box<dyn Agent<Self>> {
-        Box::new(BeamAgent::new(Weights::TUNED, BEAM_WIDTH, BEAM_HORIZON))
+        Box::new(PartnerAgent::new(BeamAgent::new(Weights::TUNED, BEAM_WIDTH, BEAM_HORIZON)))
     }
 
     fn clock(time_scale: f64) -> Clock {
@@ -59,14 +62,6 @@ impl Contest for Game6561 {
             other => return Err(reader.error(format!("expected A or B, got {other:?}"))),
         };
         codecup_alternate(&mut reader, output, agent, time, log, Game6561::new(), me, Codecup::fixed_length(MAX_MOVES))
-    }
-}
-
-/// The classic bot: the beam search with the hand-made evaluation. `budget` fixes the beam's
-/// width (in-process matches repeat); without it the deadline sets the width.
-impl crate::classic::Classic for Game6561 {
-    fn classic_agent(_seed: u64, budget: Option<u64>) -> Option<Box<dyn Agent<Self>>> {
-        Some(Box::new(BeamAgent::new(Weights::TUNED, budget.map_or(BEAM_WIDTH, |w| w as usize), BEAM_HORIZON)))
     }
 }
 

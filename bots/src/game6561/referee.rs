@@ -6,6 +6,7 @@ use crate::referee::RefereeRules;
 
 impl RefereeRules for Game6561 {
     const TITLE: &'static str = "6561, CodeCup 2016 (cooperative 4x4 sliding game, shared score)";
+    const COOPERATIVE: bool = true;
 
     fn intro(&self, seat: Player) -> String {
         if seat == 0 { "A\n".into() } else { "B\n".into() }

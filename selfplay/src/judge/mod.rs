@@ -257,8 +257,10 @@ impl JudgeSummary {
         };
         let mean = self.mean_points();
         let result_line = if self.shared_scores() {
-            let (m, med, lo, hi) = score_spread(&self.points.iter().map(|p| p[0]).collect::<Vec<_>>());
-            format!("shared score (cooperative): mean {m:.1}, median {med:.1}, min {lo}, max {hi}")
+            let shared: Vec<f32> = self.points.iter().map(|p| p[0]).collect();
+            let (m, med, lo, hi) = score_spread(&shared);
+            let (_, half) = mean_with_half_interval(&shared.iter().map(|&v| v as f64).collect::<Vec<_>>());
+            format!("shared score (cooperative): mean {m:.1} (95% CI {:.1}..{:.1}), median {med:.1}, min {lo}, max {hi}", m - half, m + half)
         } else {
             format!("A: {}", self.stats.describe())
         };
