@@ -480,9 +480,11 @@ pub fn bundle_bots(game_module: &str, main_text: &str, engine: BundledEngine, le
         }
     }
     let needed = reachable_modules(&sources, &roots)?;
+    // A game's submodules as `game_submodules` chose them; another module's go with it.
     let keep = |path: &str| match path.split_once('/') {
         None => needed.iter().any(|n| n == path),
-        Some(_) => game_parts.iter().any(|p| p == path),
+        Some((top, _)) if top == game_module => game_parts.iter().any(|p| p == path),
+        Some((top, _)) => needed.iter().any(|n| n == top),
     };
     let lib = sources.get("lib.rs").ok_or("bots/src/lib.rs missing")?;
     let code = expand(&sources, "lib.rs", &lib_with_games(lib)?, &keep, left_out)?;
@@ -858,7 +860,8 @@ mod tests {
         assert!(black_hole.contains("pub mod endgame{") && black_hole.contains("pub mod protocol{"), "Black Hole's net bot plays its endgame exactly");
         assert!(!classic.contains("pub mod zuniq{") && !classic.contains("pub mod blackhole{"));
         let avx2 = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, &[AVX2_ONLY_MARKER]).unwrap();
-        assert!(code.contains("fn dot_sse(") && !avx2.contains("fn dot_sse(") && avx2.contains("fn dot_avx2("), "a bundle for AVX2 platforms carries AVX2's kernels alone");
+        let kernels = |code: &str| ["sse", "avx", "avx2"].map(|set| code.contains(&format!("pub mod {set}{{")));
+        assert_eq!((kernels(&code), kernels(&avx2)), ([true; 3], [false, false, true]), "a bundle for AVX2 platforms carries AVX2's kernels alone");
         let f16_alone: Vec<&str> = WEIGHT_READER_MARKERS.iter().filter(|(kind, _)| *kind != bots::nn::StorageKind::F16).map(|&(_, m)| m).collect();
         let f16 = bundle_bots("connect4", "fn main() {}", BundledEngine::Net, &f16_alone).unwrap();
         assert!(code.contains("RangeDecoder::new") && !f16.contains("RangeDecoder::new") && f16.contains("f16_to_f32(u16"), "a bundle reads only its weights' storages");

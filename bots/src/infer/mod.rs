@@ -26,6 +26,15 @@ use crate::cpu::Cpu;
 use crate::game::Action;
 use crate::nn::{Dense, Mlp, VALUE_OUTPUTS};
 
+#[cfg(not(avx2_platform))]
+#[cfg(target_arch = "x86_64")]
+mod avx;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(not(avx2_platform))]
+#[cfg(target_arch = "x86_64")]
+mod sse;
+
 /// Hidden activations are i16 multiples of `2^-ACTIVATION_SHIFT` (QA = 256), so they saturate at
 /// 128; the shipped nets' largest activation is about 24.
 pub const ACTIVATION_SHIFT: u32 = 8;
@@ -359,62 +368,52 @@ impl QuantNet {
 /// Bit masks of the inputs, 64 a word, into `words`: with `DIFFER`, those whose value differs
 /// bitwise between `old` and `new`; without, those of `new` that are not zero (`old` unread).
 /// Returns how many bits are set: counting first spares listing the changes of a position
-/// that will be computed afresh.
+/// that will be computed afresh. Eight inputs at a time: one compare of the kernel's width for
+/// each eight, the plain loop for the last few.
 #[inline(always)]
 fn input_masks<const K: u8, const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
     assert!(!DIFFER || old.len() == new.len());
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: AVX2 only from code compiled for it after the CPU was checked.
-        if K == AVX2 {
-            return unsafe { input_masks_avx2::<DIFFER>(old, new, words) };
-        }
-    }
-    mask_words::<false, DIFFER>(old, new, words)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn input_masks_avx2<const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
-    mask_words::<true, DIFFER>(old, new, words)
-}
-
-/// [`input_masks`], eight inputs at a time: with `WIDE`, one 256-bit compare and `movemask`
-/// (the same bits as the plain loop's; only from a caller compiled for AVX2).
-#[inline(always)]
-fn mask_words<const WIDE: bool, const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
     let n = new.len();
     words.clear();
     words.resize(ceil_div(n, 64), 0);
     for c in (0..n).step_by(8) {
         let end = n.min(c + 8);
-        #[allow(unused_mut)]
-        let mut mask = None;
-        #[cfg(target_arch = "x86_64")]
-        {
-            if WIDE && end == c + 8 {
-                use std::arch::x86_64::*;
-                // SAFETY: eight floats from `c` lie in `new` (and in `old`, as long).
-                mask = Some(unsafe {
-                    let x = _mm256_loadu_si256(new.as_ptr().add(c).cast());
-                    let same = if DIFFER { _mm256_cmpeq_epi32(x, _mm256_loadu_si256(old.as_ptr().add(c).cast())) } else { _mm256_cmpeq_epi32(_mm256_slli_epi32::<1>(x), _mm256_setzero_si256()) };
-                    (_mm256_movemask_ps(_mm256_castsi256_ps(same)) as u32) ^ 0xff
-                });
-            }
-        }
-        let mask = mask.unwrap_or_else(|| {
-            let mut bits = 0;
-            for j in c..end {
-                // The sign bit shifted out: +0.0 and -0.0 are both "no input".
-                let set = if DIFFER { old[j].to_bits() != new[j].to_bits() } else { new[j].to_bits() << 1 != 0 };
-                bits |= (set as u32) << (j - c);
-            }
-            bits
-        });
+        let mask = if end == c + 8 { mask_of_eight::<K, DIFFER>(old, new, c) } else { mask_of_few::<DIFFER>(old, new, c, end) };
         words[c / 64] |= (mask as u64) << (c % 64);
     }
     words.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// The mask bits of the eight inputs from `c` (all in `new`, and in `old` when `DIFFER`).
+#[inline(always)]
+fn mask_of_eight<const K: u8, const DIFFER: bool>(old: &[f32], new: &[f32], c: usize) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: eight floats from `c` lie in `new` (and in `old`, as long); AVX2 only from
+        // code compiled for it after the CPU was checked, SSE2 is in every x86-64.
+        if K == AVX2 {
+            return unsafe { avx2::mask_of_eight::<DIFFER>(old, new, c) };
+        }
+        #[cfg(not(avx2_platform))]
+        {
+            if K == SSE || K == AVX {
+                return unsafe { sse::mask_of_eight::<DIFFER>(old, new, c) };
+            }
+        }
+    }
+    mask_of_few::<DIFFER>(old, new, c, c + 8)
+}
+
+/// The mask bits of the inputs `c..end`, one at a time.
+#[inline(always)]
+fn mask_of_few<const DIFFER: bool>(old: &[f32], new: &[f32], c: usize, end: usize) -> u32 {
+    let mut bits = 0;
+    for j in c..end {
+        // The sign bit shifted out: +0.0 and -0.0 are both "no input".
+        let set = if DIFFER { old[j].to_bits() != new[j].to_bits() } else { new[j].to_bits() << 1 != 0 };
+        bits |= (set as u32) << (j - c);
+    }
+    bits
 }
 
 /// `sums += row` for every input in `plus` and `-= row` for every one in `minus`. The AVX2
@@ -427,10 +426,20 @@ fn add_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus
     assert!(plus.iter().chain(minus).all(|&i| (i as usize) < layer.inputs));
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: AVX2 only from code compiled for it after the CPU was checked; every row
-        // read lies in `layer.rows` (checked above) and every sum in `sums`.
+        // SAFETY: AVX2 only from code compiled for it after the CPU was checked (AVX's SSE4.1
+        // likewise), SSE2 is in every x86-64; every row read lies in `layer.rows` (checked
+        // above) and every sum in `sums`.
         if K == AVX2 {
-            return unsafe { add_rows_avx2(sums, &layer.rows, padded, plus, minus) };
+            return unsafe { avx2::add_rows(sums, &layer.rows, padded, plus, minus) };
+        }
+        #[cfg(not(avx2_platform))]
+        {
+            if K == AVX {
+                return unsafe { sse::add_rows::<true>(sums, &layer.rows, padded, plus, minus) };
+            }
+            if K == SSE {
+                return unsafe { sse::add_rows::<false>(sums, &layer.rows, padded, plus, minus) };
+            }
         }
     }
     for &i in plus {
@@ -442,53 +451,6 @@ fn add_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus
         for (s, &w) in sums.iter_mut().zip(layer.row(i as usize)) {
             *s -= w as i32;
         }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn add_rows_avx2(sums: &mut [i32], rows: &[i16], padded: usize, plus: &[u32], minus: &[u32]) {
-    // Blocks of eight registers of eight sums, then of four, then of one: each of a constant
-    // width, so that its loop over the registers unrolls.
-    let mut start = 0;
-    while start + 64 <= padded {
-        add_rows_block_avx2::<8>(sums, rows, padded, plus, minus, start);
-        start += 64;
-    }
-    while start + 32 <= padded {
-        add_rows_block_avx2::<4>(sums, rows, padded, plus, minus, start);
-        start += 32;
-    }
-    while start < padded {
-        add_rows_block_avx2::<1>(sums, rows, padded, plus, minus, start);
-        start += 8;
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn add_rows_block_avx2<const REGISTERS: usize>(sums: &mut [i32], rows: &[i16], padded: usize, plus: &[u32], minus: &[u32], start: usize) {
-    use std::arch::x86_64::*;
-    let mut acc = [_mm256_setzero_si256(); REGISTERS];
-    let base = sums.as_mut_ptr().add(start);
-    for (r, a) in acc.iter_mut().enumerate() {
-        *a = _mm256_loadu_si256(base.add(8 * r).cast());
-    }
-    for &i in plus {
-        let row = rows.as_ptr().add(i as usize * padded + start);
-        for (r, a) in acc.iter_mut().enumerate() {
-            *a = _mm256_add_epi32(*a, _mm256_cvtepi16_epi32(_mm_loadu_si128(row.add(8 * r).cast())));
-        }
-    }
-    for &i in minus {
-        let row = rows.as_ptr().add(i as usize * padded + start);
-        for (r, a) in acc.iter_mut().enumerate() {
-            *a = _mm256_sub_epi32(*a, _mm256_cvtepi16_epi32(_mm_loadu_si128(row.add(8 * r).cast())));
-        }
-    }
-    for (r, a) in acc.iter().enumerate() {
-        _mm256_storeu_si256(base.add(8 * r).cast(), *a);
     }
 }
 
@@ -517,9 +479,9 @@ fn scale_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, scaled: &[(u32, f
                     // is in every x86-64; every row and `sums` are `padded` long, a multiple of 8.
                     unsafe {
                         if K == AVX {
-                            scale_rows_avx(sums, rows)
+                            avx::scale_rows(sums, rows)
                         } else {
-                            scale_rows_sse(sums, rows)
+                            sse::scale_rows(sums, rows)
                         }
                     }
                 }
@@ -551,57 +513,6 @@ fn scale_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, scaled: &[(u32, f
 fn update_rows<const K: u8>(sums: &mut [i32], layer: &IntLayer, plus: &[u32], minus: &[u32], scaled: &[(u32, f32, f32)]) {
     add_rows::<K>(sums, layer, plus, minus);
     scale_rows::<K>(sums, layer, scaled);
-}
-
-/// [`scale_rows_avx`] in SSE2's 128-bit registers.
-#[cfg(not(avx2_platform))]
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn scale_rows_sse(sums: &mut [i32], rows: [(&[i16], f32, f32); 4]) {
-    use std::arch::x86_64::*;
-    assert!(sums.len() % 8 == 0 && rows.iter().all(|r| r.0.len() >= sums.len()));
-    let rounder = _mm_set1_ps(ROUNDER);
-    let scales = rows.map(|(_, old, new)| (_mm_set1_ps(old), _mm_set1_ps(new)));
-    // Four at a time: eight rows' two scales, the rounder and the terms fill most of SSE2's
-    // sixteen registers.
-    for o in (0..sums.len()).step_by(4) {
-        let mut terms = _mm_setzero_ps();
-        for (&(row, _, _), &(old, new)) in rows.iter().zip(&scales) {
-            let x = _mm_loadl_epi64(row.as_ptr().add(o).cast());
-            // Sign-extended to i32 (SSE2 has no instruction of its own for it), then floats.
-            let w = _mm_cvtepi32_ps(_mm_srai_epi32::<16>(_mm_unpacklo_epi16(x, x)));
-            terms = _mm_add_ps(terms, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(w, new), rounder), _mm_add_ps(_mm_mul_ps(w, old), rounder)));
-        }
-        let at = sums.as_mut_ptr().add(o);
-        _mm_storeu_si128(at.cast(), _mm_add_epi32(_mm_loadu_si128(at.cast()), _mm_cvtps_epi32(terms)));
-    }
-}
-
-/// Four scaled rows' terms eight at a time where the CPU has AVX but not AVX2: the products
-/// in 256-bit float registers, the sums in two 128-bit integer ones. `(a + R) - (b + R)` is
-/// exact (both lie in one binade), the same integer as the plain code's difference of roundings.
-#[cfg(not(avx2_platform))]
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn scale_rows_avx(sums: &mut [i32], rows: [(&[i16], f32, f32); 4]) {
-    use std::arch::x86_64::*;
-    assert!(sums.len() % 8 == 0 && rows.iter().all(|r| r.0.len() >= sums.len()));
-    let rounder = _mm256_set1_ps(ROUNDER);
-    let scales = rows.map(|(_, old, new)| (_mm256_set1_ps(old), _mm256_set1_ps(new)));
-    for o in (0..sums.len()).step_by(8) {
-        let mut terms = _mm256_setzero_ps();
-        for (&(row, _, _), &(old, new)) in rows.iter().zip(&scales) {
-            let x = _mm_loadu_si128(row.as_ptr().add(o).cast());
-            let (low, high) = (_mm_cvtepi16_epi32(x), _mm_cvtepi16_epi32(_mm_srli_si128::<8>(x)));
-            let weights = _mm256_cvtepi32_ps(_mm256_insertf128_si256::<1>(_mm256_castsi128_si256(low), high));
-            // Integers below 2^21 in magnitude: their float sums are exact too.
-            terms = _mm256_add_ps(terms, _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(weights, new), rounder), _mm256_add_ps(_mm256_mul_ps(weights, old), rounder)));
-        }
-        let terms = _mm256_cvtps_epi32(terms);
-        let at = sums.as_mut_ptr().add(o);
-        _mm_storeu_si128(at.cast(), _mm_add_epi32(_mm_loadu_si128(at.cast()), _mm256_castsi256_si128(terms)));
-        _mm_storeu_si128(at.add(4).cast(), _mm_add_epi32(_mm_loadu_si128(at.add(4).cast()), _mm256_extractf128_si256::<1>(terms)));
-    }
 }
 
 /// Adding 1.5 * 2^23 to an f32 below 2^22 in magnitude leaves its nearest integer (ties to
@@ -661,12 +572,12 @@ fn add_pairs<const K: u8>(sums: &mut [i32], pairs: &[i16], padded: usize, active
         // SAFETY: AVX2 only from code compiled for it after the CPU was checked, SSE2 is in
         // every x86-64; every row read lies in `pairs` (checked above) and every sum in `sums`.
         if K == AVX2 {
-            return unsafe { add_pairs_avx2(sums, pairs, padded, active) };
+            return unsafe { avx2::add_pairs(sums, pairs, padded, active) };
         }
         #[cfg(not(avx2_platform))]
         {
             if K == SSE || K == AVX {
-                return unsafe { add_pairs_sse(sums, pairs, padded, active) };
+                return unsafe { sse::add_pairs(sums, pairs, padded, active) };
             }
         }
     }
@@ -679,85 +590,6 @@ fn add_pairs<const K: u8>(sums: &mut [i32], pairs: &[i16], padded: usize, active
     }
 }
 
-/// Adds every active pair's madd into `REGISTERS` registers of sums from `start`: a block of
-/// constant width, so that the loop over registers unrolls.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn add_block_avx2<const REGISTERS: usize>(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)], start: usize, registers: usize) {
-    use std::arch::x86_64::*;
-    let mut acc = [_mm256_setzero_si256(); REGISTERS];
-    let base = sums.as_mut_ptr().add(start);
-    for (r, a) in acc.iter_mut().enumerate().take(registers) {
-        *a = _mm256_loadu_si256(base.add(8 * r).cast());
-    }
-    for &(k, packed) in active {
-        let row = pairs.as_ptr().add((k as usize * padded + start) * 2);
-        let both = _mm256_set1_epi32(packed);
-        for (r, a) in acc.iter_mut().enumerate().take(registers) {
-            *a = _mm256_add_epi32(*a, _mm256_madd_epi16(both, _mm256_loadu_si256(row.add(16 * r).cast())));
-        }
-    }
-    for (r, a) in acc.iter().enumerate().take(registers) {
-        _mm256_storeu_si256(base.add(8 * r).cast(), *a);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn add_pairs_avx2(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)]) {
-    // Blocks of eight registers of eight sums, then what is left.
-    const REGISTERS: usize = 8;
-    let mut start = 0;
-    while start + 8 * REGISTERS <= padded {
-        add_block_avx2::<REGISTERS>(sums, pairs, padded, active, start, REGISTERS);
-        start += 8 * REGISTERS;
-    }
-    if start < padded {
-        add_block_avx2::<REGISTERS>(sums, pairs, padded, active, start, (padded - start) / 8);
-    }
-}
-
-/// [`add_block_avx2`] in 128-bit registers.
-#[cfg(not(avx2_platform))]
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn add_block_sse<const REGISTERS: usize>(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)], start: usize, registers: usize) {
-    use std::arch::x86_64::*;
-    let mut acc = [_mm_setzero_si128(); REGISTERS];
-    let base = sums.as_mut_ptr().add(start);
-    for (r, a) in acc.iter_mut().enumerate().take(registers) {
-        *a = _mm_loadu_si128(base.add(4 * r).cast());
-    }
-    for &(k, packed) in active {
-        let row = pairs.as_ptr().add((k as usize * padded + start) * 2);
-        let both = _mm_set1_epi32(packed);
-        for (r, a) in acc.iter_mut().enumerate().take(registers) {
-            *a = _mm_add_epi32(*a, _mm_madd_epi16(both, _mm_loadu_si128(row.add(8 * r).cast())));
-        }
-    }
-    for (r, a) in acc.iter().enumerate().take(registers) {
-        _mm_storeu_si128(base.add(4 * r).cast(), *a);
-    }
-}
-
-/// [`add_pairs_avx2`] in 128-bit registers (inlined into its caller, to take AVX's encodings
-/// where the caller has them): blocks of twelve registers of four sums (of x86-64's sixteen).
-#[cfg(not(avx2_platform))]
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn add_pairs_sse(sums: &mut [i32], pairs: &[i16], padded: usize, active: &[(u32, i32)]) {
-    const REGISTERS: usize = 12;
-    let mut start = 0;
-    while start + 4 * REGISTERS <= padded {
-        add_block_sse::<REGISTERS>(sums, pairs, padded, active, start, REGISTERS);
-        start += 4 * REGISTERS;
-    }
-    if start < padded {
-        add_block_sse::<REGISTERS>(sums, pairs, padded, active, start, (padded - start) / 4);
-    }
-}
-
 /// `sum of a[i] * w[i]`; both a multiple of 16 long.
 #[inline(always)]
 fn dot<const K: u8>(a: &[i16], w: &[i16]) -> i32 {
@@ -767,12 +599,12 @@ fn dot<const K: u8>(a: &[i16], w: &[i16]) -> i32 {
     {
         // SAFETY: as in `add_pairs`; both slices hold `n` items.
         if K == AVX2 {
-            return unsafe { dot_avx2(&a[..n], &w[..n]) };
+            return unsafe { avx2::dot(&a[..n], &w[..n]) };
         }
         #[cfg(not(avx2_platform))]
         {
             if K == SSE || K == AVX {
-                return unsafe { dot_sse(&a[..n], &w[..n]) };
+                return unsafe { sse::dot(&a[..n], &w[..n]) };
             }
         }
     }
@@ -781,48 +613,6 @@ fn dot<const K: u8>(a: &[i16], w: &[i16]) -> i32 {
 
 fn dot_portable(a: &[i16], w: &[i16]) -> i32 {
     a.iter().zip(w).map(|(&x, &y)| x as i32 * y as i32).sum()
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn dot_avx2(a: &[i16], w: &[i16]) -> i32 {
-    use std::arch::x86_64::*;
-    let mut acc = _mm256_setzero_si256();
-    let mut i = 0;
-    while i + 16 <= a.len() {
-        let x = _mm256_loadu_si256(a.as_ptr().add(i).cast());
-        let y = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x, y));
-        i += 16;
-    }
-    let half = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-    let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
-    let last = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
-    _mm_cvtsi128_si32(last)
-}
-
-#[cfg(not(avx2_platform))]
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn dot_sse(a: &[i16], w: &[i16]) -> i32 {
-    use std::arch::x86_64::*;
-    // Two accumulators: each madd waits on the one before it in its own chain only.
-    let (mut even, mut odd) = (_mm_setzero_si128(), _mm_setzero_si128());
-    let mut i = 0;
-    while i + 16 <= a.len() {
-        let x0 = _mm_loadu_si128(a.as_ptr().add(i).cast());
-        let y0 = _mm_loadu_si128(w.as_ptr().add(i).cast());
-        let x1 = _mm_loadu_si128(a.as_ptr().add(i + 8).cast());
-        let y1 = _mm_loadu_si128(w.as_ptr().add(i + 8).cast());
-        even = _mm_add_epi32(even, _mm_madd_epi16(x0, y0));
-        odd = _mm_add_epi32(odd, _mm_madd_epi16(x1, y1));
-        i += 16;
-    }
-    let half = _mm_add_epi32(even, odd);
-    let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
-    let last = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
-    _mm_cvtsi128_si32(last)
 }
 
 #[cfg(test)]
@@ -950,6 +740,57 @@ mod tests {
                 if crate::cpu::detected() >= Cpu::Avx {
                     let vd = unsafe { q.evaluate_avx(&mut avx, 0, &x, &all, &mut c) };
                     assert_eq!((vd, &c), (vb, &b), "the 128-bit kernels with AVX");
+                }
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,sse4.2,popcnt")]
+    unsafe fn input_masks_avx<const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
+        input_masks::<AVX, DIFFER>(old, new, words)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn input_masks_avx2<const DIFFER: bool>(old: &[f32], new: &[f32], words: &mut Vec<u64>) -> usize {
+        input_masks::<AVX2, DIFFER>(old, new, words)
+    }
+
+    /// Every kernel's masks are the plain loop's, for lengths with and without a tail of fewer
+    /// than eight, with -0.0 (no input, but a change of bits) among the values.
+    #[test]
+    fn input_masks_agree_on_every_kernel() {
+        let mut rng = Rng::new(21);
+        for n in [8, 13, 64, 71, 455] {
+            for _ in 0..20 {
+                let mut old = random_features(&mut rng, n);
+                let mut new = old.clone();
+                for _ in 0..rng.below(n / 2 + 1) {
+                    new[rng.below(n)] = random_features(&mut rng, 1)[0];
+                }
+                old[rng.below(n)] = -0.0;
+                new[rng.below(n)] = -0.0;
+                let run = |f: &dyn Fn(&mut Vec<u64>) -> usize| {
+                    let mut words = Vec::new();
+                    let count = f(&mut words);
+                    (count, words)
+                };
+                let plain = (run(&|w| input_masks::<PLAIN, true>(&old, &new, w)), run(&|w| input_masks::<PLAIN, false>(&[], &new, w)));
+                let expected = new.iter().zip(&old).filter(|(a, b)| a.to_bits() != b.to_bits()).count();
+                assert_eq!(plain.0 .0, expected);
+                assert_eq!(plain.1 .0, new.iter().filter(|v| **v != 0.0).count());
+                #[cfg(target_arch = "x86_64")]
+                {
+                    assert_eq!((run(&|w| input_masks::<SSE, true>(&old, &new, w)), run(&|w| input_masks::<SSE, false>(&[], &new, w))), plain, "sse, {n} inputs");
+                    if crate::cpu::detected() >= Cpu::Avx {
+                        let avx = unsafe { (run(&|w| input_masks_avx::<true>(&old, &new, w)), run(&|w| input_masks_avx::<false>(&[], &new, w))) };
+                        assert_eq!(avx, plain, "avx, {n} inputs");
+                    }
+                    if crate::cpu::detected() >= Cpu::Avx2 {
+                        let avx2 = unsafe { (run(&|w| input_masks_avx2::<true>(&old, &new, w)), run(&|w| input_masks_avx2::<false>(&[], &new, w))) };
+                        assert_eq!(avx2, plain, "avx2, {n} inputs");
+                    }
                 }
             }
         }
