@@ -8,23 +8,8 @@
 use bots::agent::Agent;
 use bots::game::Game;
 use bots::game6561::lookahead::{BeamAgent, Weights};
+use bots::game6561::field::ExpectimaxAgent;
 use bots::game6561::partner::ChanceSearch;
-use bots::game::Action;
-
-/// The chance search alone, its partner uniformly random.
-struct Chance {
-    search: ChanceSearch,
-    max_depth: u32,
-}
-
-impl Agent<Game6561> for Chance {
-    fn choose(&mut self, state: &Game6561, deadline: Option<Instant>) -> Action {
-        self.search.choose(state.cells(), state.moves(), state.score() as f32, state.to_move(), deadline, self.max_depth).unwrap()
-    }
-    fn last_report(&self) -> String {
-        format!("depth {}, {} nodes", self.search.last_depth, self.search.last_nodes)
-    }
-}
 use bots::game6561::Game6561;
 use bots::tools::RandomAgent;
 use std::time::{Duration, Instant};
@@ -65,11 +50,7 @@ fn player(spec: &str, seed: u64, w: Weights) -> (Box<dyn Agent<Game6561>>, bool)
         }
         "chance" => {
             let d: u32 = parts.get(1).map_or(40, |v| v.parse().unwrap());
-            let mut search = ChanceSearch::new(w);
-            if let Some(from) = parts.get(2) {
-                search.endgame = Some((from.parse().unwrap(), Weights::TUNED));
-            }
-            (Box::new(Chance { search, max_depth: d }), true)
+            (Box::new(ExpectimaxAgent { search: ChanceSearch::new(w), depth: d }), true)
         }
         other => panic!("unknown player {other}"),
     }

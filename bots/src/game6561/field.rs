@@ -4,6 +4,7 @@
 //! only with itself.
 
 use super::lookahead::{BeamAgent, Weights};
+use super::partner::{ChanceSearch, STRANGER_WEIGHTS};
 use super::{Game6561, Step, SLIDE_DOWN, SLIDE_LEFT, SLIDE_RIGHT, SLIDE_UP, SQUARES};
 use crate::agent::Agent;
 use crate::classic::FieldPlayer;
@@ -52,12 +53,12 @@ impl Agent<Game6561> for GreedyAgent {
 pub struct CornerAgent;
 
 /// Squares from the bottom-left corner, row by row upward.
-const CORNER_ORDER: [usize; SQUARES] = [12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3];
+const CORNER_ORDER: [Action; SQUARES] = [12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3];
 
 impl Agent<Game6561> for CornerAgent {
     fn choose(&mut self, state: &Game6561, _deadline: Option<Instant>) -> Action {
         let order: &[Action] = match state.step() {
-            Step::Place(_) => &CORNER_ORDER.map(|sq| sq as Action),
+            Step::Place(_) => &CORNER_ORDER,
             Step::Slide => &[SLIDE_DOWN, SLIDE_LEFT, SLIDE_RIGHT, SLIDE_UP],
         };
         *order.iter().find(|&&a| state.is_legal(a)).expect("a position to move from has a legal move")
@@ -78,6 +79,34 @@ fn short_beam(_seed: u64, budget: Option<u64>) -> Box<dyn Agent<Game6561>> {
     Box::new(agent)
 }
 
+/// A capable stranger: the chance search with a uniformly random partner and no model of it,
+/// a fixed number of moves deep (3 by default) whatever the clock, or to the deadline. It
+/// plans well and plays nothing like the beam.
+pub struct ExpectimaxAgent {
+    pub search: ChanceSearch,
+    pub depth: u32,
+}
+
+impl Agent<Game6561> for ExpectimaxAgent {
+    fn choose(&mut self, state: &Game6561, deadline: Option<Instant>) -> Action {
+        let me = state.to_move();
+        self.search.choose(state.cells(), state.moves(), state.score() as f32, me, deadline, self.depth).expect("a position to move from has a legal move")
+    }
+
+    fn last_report(&self) -> String {
+        format!("depth {}, {} nodes, value {:.0}", self.search.last_depth, self.search.last_nodes, self.search.last_value)
+    }
+}
+
+/// The expectimax player's depth, and the deepest a budget may ask for: each move deeper costs
+/// about six times the time, and a playout budget meant for a tree search must not ask for 800.
+pub const EXPECTIMAX_DEPTH: u32 = 3;
+const MAX_EXPECTIMAX_DEPTH: u32 = 4;
+
+fn expectimax(_seed: u64, budget: Option<u64>) -> Box<dyn Agent<Game6561>> {
+    Box::new(ExpectimaxAgent { search: ChanceSearch::new(STRANGER_WEIGHTS), depth: budget.map_or(EXPECTIMAX_DEPTH, |d| (d as u32).clamp(1, MAX_EXPECTIMAX_DEPTH)) })
+}
+
 fn greedy(seed: u64, _budget: Option<u64>) -> Box<dyn Agent<Game6561>> {
     Box::new(GreedyAgent::new(seed))
 }
@@ -91,6 +120,7 @@ pub const FIELD: &[FieldPlayer<Game6561>] = &[
     FieldPlayer { name: "greedy", about: "one move ahead: the slide with the largest sum, placements at random", agent: greedy },
     FieldPlayer { name: "corner", about: "a fixed habit: the first free square from the bottom-left, slides down, left, right, up", agent: corner },
     FieldPlayer { name: "short-beam", about: "the classic beam 32 lines wide and 10 moves deep, whatever the clock", agent: short_beam },
+    FieldPlayer { name: "expectimax", about: "a capable stranger: our moves maximised, the partner's taken as random, 3 moves deep", agent: expectimax },
 ];
 
 #[cfg(test)]
@@ -129,7 +159,7 @@ mod tests {
     #[test]
     fn every_field_player_plays_a_whole_game() {
         for player in FIELD {
-            let mut agent = (player.agent)(3, Some(8));
+            let mut agent = (player.agent)(3, Some(2));
             let mut g = Game6561::new();
             while !g.is_terminal() {
                 let a = agent.choose(&g, None);

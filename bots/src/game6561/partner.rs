@@ -155,9 +155,9 @@ const CLOCK_EVERY: u64 = 1024;
 /// deepened, with the hand-made evaluation at the leaves.
 pub struct ChanceSearch {
     pub weights: Weights,
-    /// From this move on, leaves are judged by these weights instead.
-    pub endgame: Option<(usize, Weights)>,
     pub model: MoveModel,
+    /// Root actions the next search leaves out (unless it would leave none).
+    pub avoid: Vec<Action>,
     me: Player,
     /// The deepest move the current depth reaches: stuck lines are final there.
     horizon_move: usize,
@@ -172,7 +172,7 @@ pub struct ChanceSearch {
 
 impl ChanceSearch {
     pub fn new(weights: Weights) -> Self {
-        ChanceSearch { weights, endgame: None, model: MoveModel::default(), me: 0, horizon_move: 0, deadline: None, nodes: 0, aborted: false, last_depth: 0, last_value: 0.0, last_nodes: 0 }
+        ChanceSearch { weights, model: MoveModel::default(), avoid: Vec::new(), me: 0, horizon_move: 0, deadline: None, nodes: 0, aborted: false, last_depth: 0, last_value: 0.0, last_nodes: 0 }
     }
 
     /// The leaf's value: the beam's line score, or the score itself at move 1000.
@@ -180,11 +180,7 @@ impl ChanceSearch {
         if moves >= MAX_MOVES {
             return best;
         }
-        let w = match &self.endgame {
-            Some((from, w)) if moves >= *from => w,
-            _ => &self.weights,
-        };
-        w.best * best + evaluate_cells(w, cells)
+        self.weights.best * best + evaluate_cells(&self.weights, cells)
     }
 
     /// The value of the position `cells` at `moves` (best sum so far `best`), `depth` moves deep.
@@ -227,8 +223,12 @@ impl ChanceSearch {
         self.horizon_move = moves + depth as usize;
         let mut children = [(0, [0; SQUARES]); 16];
         let n = children_into(cells, moves, &mut children);
+        let every_one_avoided = children[..n].iter().all(|c| self.avoid.contains(&c.0));
         let mut top: Option<(Action, f32)> = None;
         for &(action, child) in &children[..n] {
+            if !every_one_avoided && self.avoid.contains(&action) {
+                continue;
+            }
             let v = self.value(&child, moves + 1, best.max(cells_sum(&child)), depth - 1);
             if self.aborted {
                 return None;
@@ -319,6 +319,31 @@ impl PartnerEvidence {
     }
 }
 
+/// Partner moves seen before the beam is trusted with the game's life: until then a beam move
+/// after which some reply of the partner leaves us without a legal move (a board emptied by
+/// annihilation at a slide) gives way to the chance search's move. A random partner's slide
+/// emptied the board at move 9 of a judged game this way.
+const TRUST_AFTER: u32 = 20;
+
+/// Whether some reply of the partner to `action` from `state` ends the game before move 1000.
+fn risks_the_game(state: &Game6561, action: Action) -> bool {
+    let mut after = state.clone();
+    after.apply(action);
+    if after.moves() >= MAX_MOVES {
+        return false;
+    }
+    if after.is_terminal() {
+        return true;
+    }
+    let mut replies = ActionList::new();
+    after.legal_actions(&mut replies);
+    replies.iter().any(|&reply| {
+        let mut next = after.clone();
+        next.apply(reply);
+        next.is_terminal() && next.moves() < MAX_MOVES
+    })
+}
+
 /// The probe's width and depth: a narrow beam that names the reply a partner like us would
 /// play, while we plan with the chance search (a millisecond or two).
 const PROBE_WIDTH: usize = 64;
@@ -337,6 +362,17 @@ pub struct PartnerAgent {
     /// Actions observed since our last decision: ours, then the partner's.
     observed: Vec<Action>,
     planned_with_beam: bool,
+    /// Our recent decisions: the position (`repetition_key`) and the action played.
+    recent: Vec<(u128, u64, Action)>,
+    broke_a_loop: bool,
+}
+
+/// Decisions remembered to find a loop: four rhythms of ours.
+const RECENT_DECISIONS: usize = 20;
+
+/// What makes two of our decisions the same position: the board, the rhythm step, the score.
+fn repetition_key(state: &Game6561) -> (u128, u64) {
+    (u128::from_le_bytes(*state.cells()), state.score() << 4 | (state.moves() % 10) as u64)
 }
 
 impl PartnerAgent {
@@ -350,6 +386,8 @@ impl PartnerAgent {
             expected: None,
             observed: Vec::new(),
             planned_with_beam: true,
+            recent: Vec::new(),
+            broke_a_loop: false,
         }
     }
 
@@ -378,8 +416,25 @@ impl Agent<Game6561> for PartnerAgent {
     fn choose(&mut self, state: &Game6561, deadline: Option<Instant>) -> Action {
         self.learn_from_partner(state);
         self.planned_with_beam = self.evidence.plans_like_us();
-        let action = if self.planned_with_beam {
-            self.beam.choose(state, deadline)
+        // A position we decided in before, with the same score: the partner and we are going
+        // round a loop (a deterministic partner answering our moves alike, each cycle's new
+        // pieces annihilated), which gains nothing for the rest of the game. Leave it by
+        // another move than the ones played here before.
+        let (board, rest) = repetition_key(state);
+        self.chance.avoid = self.recent.iter().filter(|r| (r.0, r.1) == (board, rest)).map(|r| r.2).collect();
+        self.broke_a_loop = !self.chance.avoid.is_empty();
+        if self.broke_a_loop {
+            self.planned_with_beam = false;
+        }
+        let unsure = self.evidence.seen < TRUST_AFTER;
+        // While the beam is not trusted, it leaves half the time for the chance search.
+        let beam_deadline = if unsure { deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 2) } else { deadline };
+        let beam_action = self.planned_with_beam.then(|| self.beam.choose(state, beam_deadline));
+        if beam_action.map_or(false, |a| unsure && risks_the_game(state, a)) {
+            self.planned_with_beam = false;
+        }
+        let action = if let (true, Some(action)) = (self.planned_with_beam, beam_action) {
+            action
         } else {
             self.chance.choose(state.cells(), state.moves(), state.score() as f32, state.to_move(), deadline, self.max_depth).unwrap_or_else(|| {
                 let mut list = ActionList::new();
@@ -387,6 +442,11 @@ impl Agent<Game6561> for PartnerAgent {
                 list[0]
             })
         };
+        self.chance.avoid.clear();
+        if self.recent.len() == RECENT_DECISIONS {
+            self.recent.remove(0);
+        }
+        self.recent.push((board, rest, action));
         let mut after = state.clone();
         after.apply(action);
         if !after.is_terminal() {
@@ -408,7 +468,8 @@ impl Agent<Game6561> for PartnerAgent {
         } else {
             format!("chance: depth {}, {} nodes, value {:.0}", self.chance.last_depth, self.chance.last_nodes, self.chance.last_value)
         };
-        format!("{search}; partner like us: log-odds {:+.1}, {} of {} replies as expected", self.evidence.like_us, self.evidence.matched, self.evidence.seen)
+        let looped = if self.broke_a_loop { " (leaving a loop)" } else { "" };
+        format!("{search}{looped}; partner like us: log-odds {:+.1}, {} of {} replies as expected", self.evidence.like_us, self.evidence.matched, self.evidence.seen)
     }
 }
 
@@ -511,6 +572,46 @@ mod tests {
             g.apply(a);
         }
         (g, us)
+    }
+
+    #[test]
+    fn an_unknown_partner_never_gets_a_move_that_ends_the_game() {
+        // The judged game that ended at move 9: blue 44 (A), red 11, gray 42, D, U, blue 32,
+        // red 24; B places gray. At 41 the board is r1 g1 . b1 / . . . r1 / . b1 . . / g1 . . .,
+        // and A's slide down empties it: B, to slide at move 10, is stuck.
+        let mut g = Game6561::new();
+        crate::tools::apply_texts(&mut g, &["44", "11", "42", "D", "U", "32", "24"]).unwrap();
+        let forty_one = Game6561::parse_action("41").unwrap();
+        assert!(risks_the_game(&g, forty_one));
+        assert!(!risks_the_game(&g, Game6561::parse_action("33").unwrap()));
+        let mut us = narrow();
+        for _ in 0..5 {
+            let a = us.choose(&g, None);
+            assert!(!risks_the_game(&g, a), "{}", Game6561::format_action(a));
+        }
+    }
+
+    #[test]
+    fn a_position_met_again_gets_another_move() {
+        // The judged game that went round one loop from move 400 to the end: the same board
+        // every ten moves. Met again at our decision with the same score, the position gets a
+        // move not played there before, until none is left.
+        let mut g = Game6561::new();
+        let moves = "44 11 42 D U 32 24 41 R L";
+        crate::tools::apply_texts(&mut g, &moves.split(' ').collect::<Vec<_>>()).unwrap();
+        let mut us = narrow();
+        let mut legal = ActionList::new();
+        g.legal_actions(&mut legal);
+        let mut played = Vec::new();
+        for k in 0..legal.len() + 2 {
+            let a = us.choose(&g, None);
+            assert!(g.is_legal(a));
+            assert_eq!(us.broke_a_loop, k > 0);
+            if k < legal.len() {
+                assert!(!played.contains(&a), "{} again at visit {k}", Game6561::format_action(a));
+            }
+            played.push(a);
+        }
     }
 
     fn narrow() -> PartnerAgent {
