@@ -264,8 +264,9 @@ impl<G: Game> ExactPlay<G> for Solver {
 /// A search agent that lets an exact search play every position with at most `max_legal`
 /// legal actions (for score games, where [`EndgameAgent`]'s win/loss proofs do not apply:
 /// Black Hole's margin search). The exact search gets `share` of the move's time; if that
-/// runs out, the search plays with the rest. `plan` is the clock plan ([`Agent::planned_game`]):
-/// moves the exact search plays take next to no time, so the searched ones get it.
+/// runs out, the search plays with the rest. `pace` weighs the moves on a whole-game clock and
+/// holds the clock plan ([`Agent::planned_game`]): moves the exact search plays take next to no
+/// time, so the searched ones get it.
 pub struct ExactAgent<G: Game, E: Evaluator<G>> {
     search: SearchAgent<G, E>,
     exact: Box<dyn ExactPlay<G>>,
@@ -273,13 +274,13 @@ pub struct ExactAgent<G: Game, E: Evaluator<G>> {
     share: f64,
     /// Node budget of a solve when the move has no deadline (arena games by playouts).
     node_limit: u64,
-    plan: Option<(usize, u32)>,
+    pace: EndgamePace,
     solved: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> ExactAgent<G, E> {
-    pub fn new(search: SearchAgent<G, E>, exact: Box<dyn ExactPlay<G>>, max_legal: usize, share: f64, node_limit: u64, plan: Option<(usize, u32)>) -> Self {
-        ExactAgent { search, exact, max_legal, share, node_limit, plan, solved: false }
+    pub fn new(search: SearchAgent<G, E>, exact: Box<dyn ExactPlay<G>>, max_legal: usize, share: f64, node_limit: u64, pace: EndgamePace) -> Self {
+        ExactAgent { search, exact, max_legal, share, node_limit, pace, solved: false }
     }
 }
 
@@ -316,8 +317,11 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for ExactAgent<G, E> {
             self.search.last_playouts()
         }
     }
+    fn pace(&self, state: &G) -> f64 {
+        self.pace.weight(state)
+    }
     fn planned_game(&self) -> Option<(usize, u32)> {
-        self.plan
+        self.pace.planned_game
     }
 }
 
@@ -341,7 +345,7 @@ pub struct EndgameAgent<G: Game, E: Evaluator<G>> {
     ruled_out: usize,
 }
 
-/// How an [`EndgameAgent`] paces a whole-game clock ([`Agent::pace`]): moves with at most
+/// How an [`EndgameAgent`] or an [`ExactAgent`] paces a whole-game clock ([`Agent::pace`]): moves with at most
 /// `decisive_legal` legal actions, where the solver reaches or is about to, weigh `decisive`
 /// even shares, earlier ones `opening`; `planned_game` is the agent's own clock plan
 /// ([`Agent::planned_game`]: actions in the game, own moves in reserve), `None` for the
@@ -352,6 +356,20 @@ pub struct EndgamePace {
     pub opening: f64,
     pub decisive: f64,
     pub planned_game: Option<(usize, u32)>,
+}
+
+impl EndgamePace {
+    /// Even shares everywhere, on the agent's own clock plan.
+    pub const fn even(planned_game: Option<(usize, u32)>) -> Self {
+        EndgamePace { decisive_legal: 0, opening: 1.0, decisive: 1.0, planned_game }
+    }
+
+    /// The weight of the move at `state` ([`Agent::pace`]).
+    pub fn weight<G: Game>(&self, state: &G) -> f64 {
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        if legal.len() <= self.decisive_legal { self.decisive } else { self.opening }
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> EndgameAgent<G, E> {
@@ -409,9 +427,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for EndgameAgent<G, E> {
         matches!(self.solved, Some(Outcome::Win(_))) || self.search.proved_win()
     }
     fn pace(&self, state: &G) -> f64 {
-        let mut legal = ActionList::new();
-        state.legal_actions(&mut legal);
-        if legal.len() <= self.pace.decisive_legal { self.pace.decisive } else { self.pace.opening }
+        self.pace.weight(state)
     }
     fn planned_game(&self) -> Option<(usize, u32)> {
         self.pace.planned_game

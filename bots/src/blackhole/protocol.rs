@@ -14,7 +14,7 @@ use crate::net_eval::NetEvaluator;
 use crate::nn::Mlp;
 use crate::protocol::{LineReader, ProtocolError};
 use crate::rng::Rng;
-use crate::solver::ExactAgent;
+use crate::solver::{EndgamePace, ExactAgent};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -32,6 +32,12 @@ pub const SOLVER_NODES: u64 = 20_000_000;
 /// The clock is split over the first 21 actions (Red's 11 searched moves, Blue's 10) plus one
 /// move in reserve for the first solve: the solved moves need next to no time.
 pub const PLAN: Option<(usize, u32)> = Some((21, 1));
+/// The last searched moves, turns 16-20 (at most 105 legal moves: 15 empty fields x 7 stones),
+/// where the margin is lost (docs/lab/blackhole.md, Where), weigh this many even shares of the
+/// clock: more than 1 spends the reserve that the exact search leaves unused there.
+pub const LATE_MIDGAME_LEGAL: usize = 105;
+pub const LATE_MIDGAME_PACE: f64 = 1.0;
+pub const PACE: EndgamePace = EndgamePace { decisive_legal: LATE_MIDGAME_LEGAL, opening: 1.0, decisive: LATE_MIDGAME_PACE, planned_game: PLAN };
 /// Classic playouts mixed into each leaf's value ([`PlayoutMix`]; 0: the net's value alone),
 /// and their weight. In-process at equal playouts a move, 16 at weight 1.0 gained +0.78 points
 /// a game against the classic bot, but judged on the clock against the 2018 winner it lost
@@ -50,7 +56,7 @@ impl Contest for BlackHole {
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         let evaluator = PlayoutMix::new(NetEvaluator::new(net), 0, LEAF_PLAYOUTS, LEAF_WEIGHT);
         let search = SearchAgent::new(BlackHole::new_game(&mut Rng::new(0)), config, evaluator, playouts);
-        Box::new(ExactAgent::new(search, Box::new(EndgameSolver::new()), SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PLAN))
+        Box::new(ExactAgent::new(search, Box::new(EndgameSolver::new()), SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PACE))
     }
 
     fn clock(time_scale: f64) -> Clock {
@@ -102,7 +108,22 @@ mod tests {
     /// The agent a submission plays with, on a rollout evaluator instead of a net.
     fn exact_agent() -> ExactAgent<BlackHole, crate::tools::RolloutEvaluator> {
         let search = SearchAgent::new(BlackHole::new_game(&mut Rng::new(0)), MctsConfig::puct(), crate::tools::RolloutEvaluator::new(1), Some(50));
-        ExactAgent::new(search, Box::new(EndgameSolver::new()), SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PLAN)
+        ExactAgent::new(search, Box::new(EndgameSolver::new()), SOLVER_LEGAL_MOVES, SOLVER_TIME_SHARE, SOLVER_NODES, PACE)
+    }
+
+    /// The late-midgame weight covers turns 16-20 (105 legal moves at turn 16), not turn 15
+    /// (128), and the agent paces by it.
+    #[test]
+    fn the_late_midgame_pace_starts_at_turn_16() {
+        let pace = EndgamePace { decisive: 2.0, ..PACE };
+        for seed in 0..4 {
+            let turn15 = crate::tools::after_random_actions::<BlackHole>(seed, 15);
+            let turn16 = crate::tools::after_random_actions::<BlackHole>(seed, 16);
+            let turn20 = crate::tools::after_random_actions::<BlackHole>(seed, 20);
+            assert_eq!((turn15.turn(), turn16.turn()), (15, 16));
+            assert_eq!([pace.weight(&turn15), pace.weight(&turn16), pace.weight(&turn20)], [1.0, 2.0, 2.0]);
+            assert_eq!(exact_agent().pace(&turn16), LATE_MIDGAME_PACE);
+        }
     }
 
     /// From Blue's turn 21 (50 legal moves) on, the margin search plays, and its move keeps
