@@ -98,6 +98,8 @@ fn g6561_export_plays_legally_on_time() {
     // A random partner keeps the two 1000-move games within their scaled clock.
     let (report, _) = export_compile_and_judge("6561", "random", TIME_SCALE_6561, MARGIN_6561, "expected A or B");
     assert!(report.contains("shared score (cooperative)"), "{report}");
+    // One game a seat: each seat's line is its shared score, not a win count.
+    assert!(report.contains("A as seat 0: mean shared score") && report.contains("A as seat 1: mean shared score") && report.contains("over 1 games"), "{report}");
 }
 
 /// Trained nets beat the UCT bot at equal playouts per move, in-process and deterministic for

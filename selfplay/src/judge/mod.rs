@@ -152,6 +152,8 @@ pub struct JudgeSummary {
     pub later_answers_us: [Vec<u32>; 2],
     /// Points of A and B in every game, in completion order.
     pub points: Vec<[f32; 2]>,
+    /// A's points in the games A played in seat 0, and in seat 1.
+    pub points_by_seat: [Vec<f32>; 2],
     pub sprt: Option<SprtStatus>,
 }
 
@@ -208,6 +210,7 @@ impl JudgeSummary {
         self.total_points[0] += a as f64;
         self.total_points[1] += b as f64;
         self.points.push([a, b]);
+        self.points_by_seat[a_seat].push(a);
         if let Some(f) = &record.fault {
             let who = if f.player == "A" { 0 } else { 1 };
             let kind = match f.fault.kind {
@@ -270,14 +273,23 @@ impl JudgeSummary {
             let (m, half) = mean_with_half_interval(&self.points.iter().map(|p| (p[0] - p[1]) as f64).collect::<Vec<_>>());
             format!(", margin A-B {m:+.2} (95% CI {:+.2}..{:+.2})", m - half, m + half)
         };
+        // Who won means nothing where the score is shared: a seat's line is its mean shared score.
+        let seat_line = |seat: usize| {
+            if self.shared_scores() {
+                let (m, med, lo, hi) = score_spread(&self.points_by_seat[seat]);
+                format!("mean shared score {m:.1}, median {med:.1}, min {lo}, max {hi} over {} games", self.points_by_seat[seat].len())
+            } else {
+                self.by_seat[seat].describe()
+            }
+        };
         format!(
             "games: {}\nA = {}\nB = {}\n{}\nA as seat 0: {}\nA as seat 1: {}\nmean points: A {:.2}, B {:.2}{margin}\nfaults: A {}; B {}\nslowest first answer: A {} ms, B {} ms\nslowest later answer: A {} ms, B {} ms\nlater answers, 99th percentile: A {:.1} ms, B {:.1} ms\nthinking a game: A {} ms, B {} ms on average; A {} ms, B {} ms at most",
             self.games,
             labels[0],
             labels[1],
             result_line,
-            self.by_seat[0].describe(),
-            self.by_seat[1].describe(),
+            seat_line(0),
+            seat_line(1),
             mean[0],
             mean[1],
             faults(0),
