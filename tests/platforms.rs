@@ -86,7 +86,8 @@ fn compile_everywhere_and_play(game: &str, engine: &str, time_scale: &str, extra
     }
     for (k, (binary, label)) in programs.iter().enumerate() {
         let games = if k == 0 { "2" } else { "1" };
-        let out = run(&["judge", game, "--p0", binary.to_str().unwrap(), "--p1", "random", "--games", games, "--parallel", "1", "--time-scale", time_scale, "--seed", "11"], "");
+        let records = dir.join(format!("records{k}.jsonl"));
+        let out = run(&["judge", game, "--p0", binary.to_str().unwrap(), "--p1", "random", "--games", games, "--parallel", "1", "--time-scale", time_scale, "--seed", "11", "--records", records.to_str().unwrap()], "");
         let report = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{game} {engine} built with {label}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(report.contains(&format!("games: {games}")) && report.contains("faults: A 0 timeouts, 0 crashes, 0 illegal, 0 garbled"), "{game} {engine} built with {label}:\n{report}");
@@ -148,7 +149,7 @@ fn a_bot_held_to_a_small_memory_limit_finishes_its_games() {
     let compiled = Command::new("rustc").args(["--edition", "2021", "-O", "-o"]).arg(&binary).arg(&source).output().unwrap();
     assert!(compiled.status.success(), "{}", String::from_utf8_lossy(&compiled.stderr));
     let held = format!("prlimit --as={} {}", MIB << 20, binary.display());
-    let out = Command::new(exe()).args(["judge", "blackhole", "--p0", &held, "--p1", "random", "--games", "2", "--parallel", "1", "--seed", "5"]).output().unwrap();
+    let out = Command::new(exe()).args(["judge", "blackhole", "--p0", &held, "--p1", "random", "--games", "2", "--parallel", "1", "--seed", "5", "--records"]).arg(dir.join("records.jsonl")).output().unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(report.contains("faults: A 0 timeouts, 0 crashes, 0 illegal, 0 garbled"), "{report}");
