@@ -365,6 +365,9 @@ pub struct PartnerAgent {
     /// Our recent decisions: the position (`repetition_key`) and the action played.
     recent: Vec<(u128, u64, Action)>,
     broke_a_loop: bool,
+    /// What the last probe for the expected reply took: the search's deadline leaves it room
+    /// (it matters on short clocks, where a move has a few milliseconds).
+    probe_cost: std::time::Duration,
 }
 
 /// Decisions remembered to find a loop: four rhythms of ours.
@@ -388,6 +391,7 @@ impl PartnerAgent {
             planned_with_beam: true,
             recent: Vec::new(),
             broke_a_loop: false,
+            probe_cost: std::time::Duration::ZERO,
         }
     }
 
@@ -426,6 +430,9 @@ impl Agent<Game6561> for PartnerAgent {
         if self.broke_a_loop {
             self.planned_with_beam = false;
         }
+        // The probe after the decision runs within the move's time too.
+        let move_deadline = deadline;
+        let deadline = deadline.map(|d| d.checked_sub(self.probe_cost).unwrap_or(d));
         let unsure = self.evidence.seen < TRUST_AFTER;
         // While the beam is not trusted, it leaves half the time for the chance search.
         let beam_deadline = if unsure { deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 2) } else { deadline };
@@ -452,7 +459,19 @@ impl Agent<Game6561> for PartnerAgent {
         if !after.is_terminal() {
             // The reply a partner like us plays: the beam's line says it, or (planning with
             // the chance search) the probe finds it.
-            let reply = if self.planned_with_beam { self.beam.last_reply } else { self.probe.search(&after, PROBE_WIDTH, None) };
+            // A clock too short for the probe (a debug build on a scaled clock) leaves this
+            // move's reply unjudged: the evidence waits, the move model still learns.
+            let probe_start = Instant::now();
+            let probe_fits = move_deadline.map_or(true, |d| probe_start + self.probe_cost <= d);
+            let reply = if self.planned_with_beam {
+                self.beam.last_reply
+            } else if probe_fits {
+                let reply = self.probe.search(&after, PROBE_WIDTH, None);
+                self.probe_cost = probe_start.elapsed();
+                reply
+            } else {
+                None
+            };
             self.expected = Some((reply, after));
         }
         action
