@@ -308,10 +308,11 @@ fn expand(sources: &HashMap<&str, &str>, path: &str, text: &str, keep: &dyn Fn(&
     strip_debug_asserts(&mut lexed);
     strip_assert_messages(&mut lexed);
     let code: String = lexed.chars.iter().collect();
+    // Where its `mod x;` files lie: beside a `mod.rs`, in the folder named after any other file.
     let dir = match path.rsplit_once('/') {
         _ if path == "lib.rs" => String::new(),
         Some((d, "mod.rs")) => format!("{d}/"),
-        _ => String::new(),
+        _ => format!("{}/", path.trim_end_matches(".rs")),
     };
     let mut out = String::with_capacity(code.len());
     for line in code.lines() {
