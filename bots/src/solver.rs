@@ -359,11 +359,6 @@ pub struct EndgamePace {
 }
 
 impl EndgamePace {
-    /// Even shares everywhere, on the agent's own clock plan.
-    pub const fn even(planned_game: Option<(usize, u32)>) -> Self {
-        EndgamePace { decisive_legal: 0, opening: 1.0, decisive: 1.0, planned_game }
-    }
-
     /// The weight of the move at `state` ([`Agent::pace`]).
     pub fn weight<G: Game>(&self, state: &G) -> f64 {
         let mut legal = ActionList::new();
