@@ -33,7 +33,7 @@ impl Codecup {
 }
 
 /// The opening shared by several CodeCup games: the next line is `Start` when we move first
-/// (seat 0); otherwise it is the opponent's first move, and we are seat 1.
+/// (seat 0); otherwise it is the opponent's first turn, and we are seat 1.
 pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
     reader: &mut LineReader<R>,
     output: W,
@@ -47,21 +47,40 @@ pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
     if first == "Start" {
         return codecup_alternate(reader, output, agent, time, log, state, 0, play);
     }
-    let text = first.strip_suffix('!').unwrap_or(&first);
-    let action = G::parse_action(text).map_err(|e| reader.error(format!("expected Start or a move: {e}")))?;
-    if !state.is_legal(action) {
-        return Err(reader.error(format!("the opponent's first move {first} is not legal here")));
-    }
-    agent.observe(action);
-    state.apply(action);
+    read_turn(&mut state, &first, agent).map_err(|e| reader.error(format!("expected Start or a move: {e}")))?;
     codecup_alternate(reader, output, agent, time, log, state, 1, play)
 }
 
+/// Plays the opponent's turn written on `line` (a trailing `!`, a win claim in some games, is
+/// ignored): every action must be legal in turn, and the turn whole (the opponent no longer
+/// to move after it, unless the game ended).
+fn read_turn<G: Game>(state: &mut G, line: &str, agent: &mut dyn Agent<G>) -> Result<usize, String> {
+    let text = line.strip_suffix('!').unwrap_or(line);
+    let mover = state.to_move();
+    let actions = state.parse_turn(text).map_err(|e| e.to_string())?;
+    for &action in &actions {
+        if state.is_terminal() || !state.is_legal(action) {
+            return Err(format!("the opponent's move {line:?} is not legal here"));
+        }
+        agent.observe(action);
+        state.apply(action);
+    }
+    if !state.is_terminal() && state.to_move() == mover {
+        return Err(format!("the opponent's move {line:?} is not a whole turn"));
+    }
+    Ok(actions.len())
+}
+
 /// The CodeCup pattern shared by its games: after the game's own opening lines, the players
-/// alternate, one action per line, until `Quit`. We move when `state` says it is our seat's
-/// turn and read the opponent's action otherwise; after the game ends we only wait for `Quit`
+/// alternate, one turn per line, until `Quit`. We move when `state` says it is our seat's
+/// turn and read the opponent's turn otherwise; after the game ends we only wait for `Quit`
 /// (whether the last move is relayed first varies: both are accepted). A trailing `!` on an
 /// input move (a win claim in some games) is ignored.
+///
+/// A turn is every action our seat takes before the other seat moves, written as one line
+/// ([`Game::turn_text`]): one action in most games, a whole setup in some. The clock treats
+/// each action as a move of its own (its share of the clock, the agent's pace), and the line
+/// goes out when the turn is complete.
 pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
     reader: &mut LineReader<R>,
     mut output: W,
@@ -75,6 +94,11 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
     // Actions applied since the start of the game (for time planning).
     let mut played = 0usize;
     let mut claimed = false;
+    // Our turn so far, and the position it started from.
+    let mut turn = Vec::new();
+    let mut turn_start = state.clone();
+    let mut turn_took = std::time::Duration::ZERO;
+    let mut turn_claim = false;
     loop {
         if !state.is_terminal() && state.to_move() == me {
             let start = std::time::Instant::now();
@@ -89,15 +113,27 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
             // Claim once, on the first move after which the win is proven.
             let claim = play.claims == Claims::WhenProven && !claimed && agent.proved_win();
             claimed |= claim;
+            turn_claim |= claim;
             // The clock stops before the move goes out (see `TimeManager::finish_move`).
-            let took = time.finish_move(start);
-            writeln!(output, "{}{}", G::format_action(action), if claim { "!" } else { "" })
-                .and_then(|_| output.flush())
-                .map_err(|e| ProtocolError { line: 0, message: format!("cannot write the move: {e}") })?;
-            let _ = writeln!(log, "play {} ({} ms, {} ms used) {}", G::format_action(action), took.as_millis(), time.used().as_millis(), agent.last_report());
+            turn_took += time.finish_move(start);
+            if turn.is_empty() {
+                turn_start = state.clone();
+            }
+            turn.push(action);
             agent.observe(action);
             state.apply(action);
             played += 1;
+            if !state.is_terminal() && state.to_move() == me {
+                continue;
+            }
+            let text = turn_start.turn_text(&turn);
+            writeln!(output, "{}{}", text, if turn_claim { "!" } else { "" })
+                .and_then(|_| output.flush())
+                .map_err(|e| ProtocolError { line: 0, message: format!("cannot write the move: {e}") })?;
+            let _ = writeln!(log, "play {} ({} ms, {} ms used) {}", text, turn_took.as_millis(), time.used().as_millis(), agent.last_report());
+            turn.clear();
+            turn_took = std::time::Duration::ZERO;
+            turn_claim = false;
             continue;
         }
         let line = match reader.next_line()? {
@@ -111,14 +147,7 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
             // The judge may relay the game's last move before Quit; nothing else may come.
             return Err(reader.error(format!("expected Quit after the end of the game, got {line:?}")));
         }
-        let text = line.strip_suffix('!').unwrap_or(&line);
-        let action = G::parse_action(text).map_err(|e| reader.error(e.to_string()))?;
-        if !state.is_legal(action) {
-            return Err(reader.error(format!("the opponent's move {line:?} is not legal here")));
-        }
-        agent.observe(action);
-        state.apply(action);
-        played += 1;
+        played += read_turn(&mut state, &line, agent).map_err(|e| reader.error(e))?;
     }
 }
 

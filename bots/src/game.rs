@@ -187,6 +187,22 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Reads the canonical text of one action (not checking legality).
     fn parse_action(text: &str) -> Result<Action, ParseActionError>;
 
+    /// The protocol's text of one turn: `actions`, the run of actions the mover here takes
+    /// before the other seat moves, played from this position. Default: each action's canonical
+    /// text, joined by spaces (one action: its text). A game overrides it where a turn is
+    /// several actions written as one word (a setup of sixteen letters) or where the text
+    /// depends on the mover (a drop in the mover's letter case).
+    fn turn_text(&self, actions: &[Action]) -> String {
+        actions.iter().map(|&a| Self::format_action(a)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// Reads the text of one turn played from this position into its actions (not checking
+    /// legality; the caller applies them in turn and checks each, and that the turn is whole).
+    /// Default: one action in the canonical notation.
+    fn parse_turn(&self, text: &str) -> Result<Vec<Action>, ParseActionError> {
+        Self::parse_action(text).map(|a| vec![a])
+    }
+
     /// The actions a search expands here: the legal ones, or a subset that keeps a best action
     /// (a game may drop moves another move dominates). Empty exactly when terminal.
     fn search_actions(&self, out: &mut ActionList) {

@@ -10,6 +10,7 @@
 //! `scripts/test` compiles every game's bots with Debian's rustc 1.63 and 1.85 as each edition.
 
 pub mod agent;
+pub mod alphabeta;
 pub mod book;
 pub mod bot;
 pub mod classic;
@@ -47,4 +48,5 @@ registry::games! {
     zuniq::Zuniq,
     qttt::Qttt,
     uttt::Uttt,
+    zeropointone::ZeroPointOne,
 }

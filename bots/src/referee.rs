@@ -75,19 +75,27 @@ pub trait RefereeRules: Contest {
         String::new()
     }
 
-    /// Reads one answer line (without its `\n`). Default: one action in the game's notation,
-    /// a trailing `!` being a win claim, a `\r` at the end ignored.
+    /// Reads one answer line (without its `\n`). Default: one turn in the game's notation
+    /// ([`Game::parse_turn`]: one action in most games), every action legal in turn and the
+    /// turn whole; a trailing `!` is a win claim, a `\r` at the end ignored.
     fn parse_answer(&self, line: &str) -> Result<Answer, Misplay> {
         let line = line.trim_end_matches('\r');
         let (text, claim) = match line.strip_suffix('!') {
             Some(t) => (t, true),
             None => (line, false),
         };
-        let action = Self::parse_action(text).map_err(|e| Misplay::Garbled(e.to_string()))?;
-        if !self.is_legal(action) {
-            return Err(Misplay::Illegal(format!("{text} is not legal here")));
+        let actions = self.parse_turn(text).map_err(|e| Misplay::Garbled(e.to_string()))?;
+        let mut state = self.clone();
+        for &action in &actions {
+            if state.is_terminal() || !state.is_legal(action) {
+                return Err(Misplay::Illegal(format!("{text} is not legal here")));
+            }
+            state.apply(action);
         }
-        Ok(Answer { actions: vec![action], claim })
+        if !state.is_terminal() && state.to_move() == self.to_move() {
+            return Err(Misplay::Illegal(format!("{text} is not a whole turn")));
+        }
+        Ok(Answer { actions, claim })
     }
 
     /// The answer line that plays `action` (the fuzzer's valid answers). Default: the action

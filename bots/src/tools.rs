@@ -93,21 +93,44 @@ pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
 }
 
 /// Applies a sequence of action texts from `state`, checking each for legality; returns the
-/// actions applied.
+/// actions applied. A text is one action in the canonical notation, or else a whole turn in
+/// the protocol's (a setup of sixteen letters: [`Game::parse_turn`]).
 pub fn apply_texts<G: Game>(state: &mut G, texts: &[&str]) -> Result<Vec<Action>, String> {
     let mut actions = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
-        let a = G::parse_action(text).map_err(|e| e.to_string())?;
-        if state.is_terminal() {
-            return Err(format!("action {} ({text}) played after the game ended", i + 1));
+        let turn = match G::parse_action(text) {
+            Ok(a) => vec![a],
+            Err(e) => state.parse_turn(text).map_err(|_| e.to_string())?,
+        };
+        for a in turn {
+            if state.is_terminal() {
+                return Err(format!("action {} ({text}) played after the game ended", i + 1));
+            }
+            if !state.is_legal(a) {
+                return Err(format!("action {} ({text}) is illegal here", i + 1));
+            }
+            state.apply(a);
+            actions.push(a);
         }
-        if !state.is_legal(a) {
-            return Err(format!("action {} ({text}) is illegal here", i + 1));
-        }
-        state.apply(a);
-        actions.push(a);
     }
     Ok(actions)
+}
+
+/// Leaves exactly `depth` actions ahead, where a game that ends earlier is one leaf (the
+/// counting of perft tables that stop a line at a win, as chess's stop at mate).
+pub fn perft_ends_as_leaves<G: Game>(state: &G, depth: u32) -> u64 {
+    if depth == 0 || state.is_terminal() {
+        return 1;
+    }
+    let mut list = ActionList::new();
+    state.legal_actions(&mut list);
+    list.iter()
+        .map(|&a| {
+            let mut next = state.clone();
+            next.apply(a);
+            if depth == 1 { 1 } else { perft_ends_as_leaves(&next, depth - 1) }
+        })
+        .sum()
 }
 
 /// Plays one game on `G`'s protocol with a random agent over `input`, returning the result and

@@ -53,6 +53,12 @@ pub fn case_position<G: Game>(case: &PerftCase) -> G {
 
 /// Checks every count of every case in a perft file against the game's move generator.
 pub fn run_perft_file<G: Game>(text: &str, max_nodes: u64) {
+    run_perft_file_counting::<G>(text, max_nodes, perft::<G>);
+}
+
+/// As [`run_perft_file`], counting leaves with `count` (`tools::perft_ends_as_leaves` where a
+/// game that ends early is one leaf).
+pub fn run_perft_file_counting<G: Game>(text: &str, max_nodes: u64, count: fn(&G, u32) -> u64) {
     let cases = parse_perft_file(text);
     assert!(!cases.is_empty(), "no perft cases");
     for case in &cases {
@@ -61,7 +67,7 @@ pub fn run_perft_file<G: Game>(text: &str, max_nodes: u64) {
             if expected > max_nodes {
                 continue;
             }
-            assert_eq!(perft(&state, depth), expected, "{} {}: perft({depth})", G::NAME, case.id);
+            assert_eq!(count(&state, depth), expected, "{} {}: perft({depth})", G::NAME, case.id);
         }
     }
 }

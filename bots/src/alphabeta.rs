@@ -1,0 +1,283 @@
+//! Alpha-beta over the [`Game`] trait, for any game that gives a static evaluation: negamax
+//! with a transposition table, iterative deepening on the clock (or a node budget), move
+//! ordering by the table's move, the game's own guess and killer moves, and a quiescence search
+//! over the game's noisy actions (captures) with stand-pat, as chess programs do. A seat that
+//! moves twice in a row (a setup of several placements) is searched without a sign change.
+
+use crate::agent::Agent;
+use crate::game::{Action, ActionList, Game, Player};
+use std::time::Instant;
+
+/// A proven win for the mover scores this, less the plies to reach it.
+pub const WIN_SCORE: i32 = 1_000_000;
+const INFINITE: i32 = WIN_SCORE + 1_000;
+const MAX_PLY: usize = 128;
+/// Quiescence plies in which a mover that may not stand pat looks at every action.
+const FULL_WIDTH_QUIESCENCE: usize = 1;
+
+/// What alpha-beta needs of a game beyond its rules.
+pub trait Evaluation: Game {
+    /// The position's value for the mover, in the game's own units (well inside
+    /// `WIN_SCORE`); asked of non-terminal positions only.
+    fn static_value(&self) -> i32;
+    /// The actions quiescence tries (captures), into `out` (cleared first).
+    fn noisy_actions(&self, out: &mut ActionList);
+    /// Whether standing pat is unsound here (the mover's king is attacked): quiescence then
+    /// tries every action.
+    fn must_act(&self) -> bool {
+        false
+    }
+    /// A guess of how good `action` is here, for move ordering (bigger first).
+    fn action_order(&self, _action: Action) -> i32 {
+        0
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    best: Action,
+    depth: i8,
+    bound: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+/// The search and its table, kept between moves.
+pub struct AlphaBeta<G: Evaluation> {
+    table: Vec<Entry>,
+    killers: [[Action; 2]; MAX_PLY],
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    root_best: Action,
+    _game: std::marker::PhantomData<G>,
+}
+
+/// What one search found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    pub action: Action,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl<G: Evaluation> AlphaBeta<G> {
+    /// A search with a table of `2^table_bits` entries (16 bytes each).
+    pub fn new(table_bits: u32) -> Self {
+        AlphaBeta { table: vec![Entry::default(); 1 << table_bits], killers: [[Action::MAX; 2]; MAX_PLY], nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, root_best: 0, _game: std::marker::PhantomData }
+    }
+
+    /// Iterative deepening from `state` (not terminal) until `deadline`, `node_limit` nodes or
+    /// `max_depth` plies: the best action of the deepest finished iteration.
+    pub fn search(&mut self, state: &G, deadline: Option<Instant>, node_limit: u64, max_depth: u32) -> Found {
+        self.deadline = deadline;
+        self.node_limit = node_limit;
+        self.nodes = 0;
+        self.stopped = false;
+        self.killers = [[Action::MAX; 2]; MAX_PLY];
+        let mut legal = ActionList::new();
+        state.legal_actions(&mut legal);
+        let mut found = Found { action: legal[0], ..Found::default() };
+        if legal.len() == 1 {
+            return found;
+        }
+        for depth in 1..=max_depth.min(MAX_PLY as u32 - 1) {
+            let score = self.negamax(state, depth as i32, 0, -INFINITE, INFINITE);
+            if self.stopped {
+                break;
+            }
+            found = Found { action: self.root_best, score, depth, nodes: self.nodes };
+            if score.abs() >= WIN_SCORE - MAX_PLY as i32 {
+                break;
+            }
+        }
+        found.nodes = self.nodes;
+        found
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.table[key as usize & (self.table.len() - 1)];
+        (e.key == key && e.bound != 0).then(|| e)
+    }
+
+    fn store(&mut self, key: u64, depth: i32, score: i32, bound: u8, best: Action) {
+        let slot = key as usize & (self.table.len() - 1);
+        if self.table[slot].key != key || depth >= self.table[slot].depth as i32 {
+            self.table[slot] = Entry { key, score, best, depth: depth as i8, bound };
+        }
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes >= self.node_limit || (self.nodes % 1024 == 0 && self.deadline.map_or(false, |d| Instant::now() >= d)) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The utility of a finished game for `mover`, a win sooner better than later.
+    fn terminal_score(state: &G, mover: Player, ply: usize) -> i32 {
+        let u = state.utilities()[mover];
+        let scaled = (u * (WIN_SCORE - MAX_PLY as i32) as f32) as i32;
+        if u > 0.0 { scaled - ply as i32 } else if u < 0.0 { scaled + ply as i32 } else { 0 }
+    }
+
+    /// The value of `child` for `mover`, searched from `ply`: `depth` more plies, or in
+    /// quiescence (`quiet`) at quiescence ply `depth`.
+    fn child_value(&mut self, child: &G, mover: Player, depth: i32, ply: usize, alpha: i32, beta: i32, quiet: bool) -> i32 {
+        if child.is_terminal() {
+            return Self::terminal_score(child, mover, ply);
+        }
+        let same = child.to_move() == mover;
+        let (a, b) = if same { (alpha, beta) } else { (-beta, -alpha) };
+        let v = if quiet { self.quiesce(child, ply, depth as usize, a, b) } else { self.negamax(child, depth, ply, a, b) };
+        if same { v } else { -v }
+    }
+
+    /// Orders `actions` in place: the table's move, then the game's guess, then killers.
+    fn order(&self, state: &G, actions: &mut [Action], first: Option<Action>, ply: usize) {
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let mut keyed: Vec<(i64, Action)> = actions
+            .iter()
+            .map(|&a| {
+                let bonus = if Some(a) == first { 1 << 40 } else if killers.contains(&a) { 1 << 20 } else { 0 };
+                (-(bonus + state.action_order(a) as i64), a)
+            })
+            .collect();
+        keyed.sort_by_key(|k| k.0);
+        for (slot, (_, a)) in actions.iter_mut().zip(keyed) {
+            *slot = a;
+        }
+    }
+
+    fn negamax(&mut self, state: &G, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(state, ply, 0, alpha, beta);
+        }
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let key = state.hash();
+        let entry = self.probe(key);
+        if let Some(e) = entry {
+            if e.depth as i32 >= depth && ply > 0 {
+                match e.bound {
+                    EXACT => return e.score,
+                    LOWER if e.score >= beta => return e.score,
+                    UPPER if e.score <= alpha => return e.score,
+                    _ => {}
+                }
+            }
+        }
+        let mover = state.to_move();
+        let mut list = ActionList::new();
+        state.search_actions(&mut list);
+        let mut actions = list.as_slice().to_vec();
+        self.order(state, &mut actions, entry.map(|e| e.best), ply);
+        let (start_alpha, mut best, mut best_action) = (alpha, -INFINITE, actions[0]);
+        for &a in &actions {
+            let mut child = state.clone();
+            child.apply(a);
+            let v = self.child_value(&child, mover, depth - 1, ply + 1, alpha, beta, false);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_action = a;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                let k = &mut self.killers[ply.min(MAX_PLY - 1)];
+                if k[0] != a {
+                    k[1] = k[0];
+                    k[0] = a;
+                }
+                break;
+            }
+        }
+        if ply == 0 {
+            self.root_best = best_action;
+        }
+        let bound = if best <= start_alpha { UPPER } else if best >= beta { LOWER } else { EXACT };
+        self.store(key, depth, best, bound, best_action);
+        best
+    }
+
+    /// Captures only (every action where the mover may not stand pat), until quiet.
+    fn quiesce(&mut self, state: &G, ply: usize, qdepth: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let mover = state.to_move();
+        let mut list = ActionList::new();
+        let full_width = qdepth < FULL_WIDTH_QUIESCENCE && ply < MAX_PLY - 1 && state.must_act();
+        let mut best = -INFINITE;
+        if full_width {
+            state.legal_actions(&mut list);
+        } else {
+            let stand = state.static_value();
+            if stand >= beta || ply >= MAX_PLY - 1 {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            state.noisy_actions(&mut list);
+        }
+        let mut actions = list.as_slice().to_vec();
+        self.order(state, &mut actions, None, ply);
+        for &a in &actions {
+            let mut child = state.clone();
+            child.apply(a);
+            let v = self.child_value(&child, mover, qdepth as i32 + 1, ply + 1, alpha, beta, true);
+            if self.stopped {
+                return 0;
+            }
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// Alpha-beta as a player: iterative deepening until the deadline, or a node budget per move.
+pub struct AlphaBetaAgent<G: Evaluation> {
+    search: AlphaBeta<G>,
+    node_budget: Option<u64>,
+    last: Found,
+}
+
+impl<G: Evaluation> AlphaBetaAgent<G> {
+    pub fn new(table_bits: u32, node_budget: Option<u64>) -> Self {
+        AlphaBetaAgent { search: AlphaBeta::new(table_bits), node_budget, last: Found::default() }
+    }
+}
+
+impl<G: Evaluation> Agent<G> for AlphaBetaAgent<G> {
+    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
+        // With neither a deadline nor a budget, a fixed depth keeps the move finite.
+        let max_depth = if deadline.is_none() && self.node_budget.is_none() { 4 } else { MAX_PLY as u32 };
+        self.last = self.search.search(state, deadline, self.node_budget.unwrap_or(u64::MAX), max_depth);
+        self.last.action
+    }
+
+    fn last_report(&self) -> String {
+        format!("alpha-beta depth {} score {} nodes {}", self.last.depth, self.last.score, self.last.nodes)
+    }
+
+    fn last_playouts(&self) -> Option<u64> {
+        Some(self.last.nodes)
+    }
+}

@@ -1,0 +1,87 @@
+//! CodeCup's Zero Point One protocol, player side: Red reads `Start` and writes its setup (16
+//! letters), Blue reads it and writes its own, then one move or drop a line until `Quit`. The
+//! shared CodeCup loop reads and writes whole turns ([`Game::turn_text`]). 30 seconds of
+//! thinking per player per game.
+
+use super::ZeroPointOne;
+use crate::agent::Agent;
+use crate::bot::{Contest, Platform};
+use crate::codecup::{codecup_start_or_reply, Claims, Codecup};
+use crate::protocol::{LineReader, ProtocolError};
+use crate::time::{Clock, TimeManager};
+use std::io::{BufRead, Write};
+
+pub const GAME_SECONDS: u64 = 30;
+/// The clock is split over the 32 setup placements and 70 moves, with 4 own moves in reserve
+/// for a game that goes to the 102-move draw.
+pub const PLAY: Codecup = Codecup { claims: Claims::Never, planned_length: 32 + 70, reserve_moves: 4 };
+
+impl Contest for ZeroPointOne {
+    const PLATFORM: Platform = Platform::CodeCup;
+
+    fn clock(time_scale: f64) -> Clock {
+        Clock::per_game(GAME_SECONDS, time_scale)
+    }
+
+    fn run_protocol<R: BufRead, W: Write>(
+        input: R,
+        output: W,
+        agent: &mut dyn Agent<Self>,
+        time: &mut TimeManager,
+        log: &mut dyn Write,
+    ) -> Result<(), ProtocolError> {
+        let mut reader = LineReader::new(input);
+        codecup_start_or_reply(&mut reader, output, agent, time, log, ZeroPointOne::new(), PLAY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    fn run(input: &str) -> (Result<(), ProtocolError>, String) {
+        crate::tools::run_protocol_on::<ZeroPointOne>(input, 5)
+    }
+
+    #[test]
+    fn red_sets_up_in_upper_case_and_answers_blue() {
+        let (result, out) = run("Start\nwnffddddaaaaaaaa\nQuit\n");
+        result.unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        let mut counts = [0; 5];
+        for b in lines[0].bytes() {
+            assert!(b.is_ascii_uppercase(), "{out}");
+            counts[super::super::LETTERS.iter().position(|&l| l == b).unwrap()] += 1;
+        }
+        assert_eq!(counts, [1, 2, 4, 1, 8]);
+        let state = ZeroPointOne::from_setups(lines[0], "wnffddddaaaaaaaa").unwrap();
+        assert_eq!(state.parse_turn(lines[1]).map(|a| state.is_legal(a[0])), Ok(true), "{out}");
+    }
+
+    #[test]
+    fn blue_reads_red_setup_and_sets_up_in_lower_case() {
+        let (result, out) = run("WNFFDDDDAAAAAAAA\nb1d3\nQuit\n");
+        result.unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(lines[0].len() == 16 && lines[0].bytes().all(|b| b.is_ascii_lowercase()), "{out}");
+    }
+
+    #[test]
+    fn bad_setups_and_moves_are_one_error() {
+        for (input, says) in [
+            ("WNFFDDDDAAAAAAA\n", "setup of 16 letters"),
+            ("WWFFDDDDAAAAAAAA\n", "not legal"),
+            ("wnffddddaaaaaaaa\n", "upper case"),
+            ("Start\nWNFFDDDDAAAAAAAA\n", "lower case"),
+            ("WNFFDDDDAAAAAAAA\nb1d4\n", "cannot read"),
+            ("Start\nwnffddddaaaaaaaa\nb1d3\n", "not legal"),
+            ("Start\nwnffddddaaaaaaaa\nZq9\n", "cannot read"),
+        ] {
+            let err = run(input).0.unwrap_err().to_string();
+            assert!(err.contains(says), "{input:?}: {err}");
+        }
+    }
+}
