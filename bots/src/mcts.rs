@@ -116,9 +116,9 @@ mod node {
 
     /// Candidate runs.
     pub const PRIOR: usize = 0;
-    /// The action (bits 0-9) and its slot plus one (bits 10-19; 0: none yet).
+    /// The action (bits 0-11) and its slot plus one (bits 12-21; 0: none yet).
     pub const ACTION: usize = 1;
-    pub const SLOT_SHIFT: u32 = 10;
+    pub const SLOT_SHIFT: u32 = 12;
 }
 
 /// The fields of a slot, each a run of `capacity` words after the node's header.
@@ -130,19 +130,20 @@ mod slot {
     /// The child's mean utility for seat 0 and seat 1 (f32), its exact ones once proven.
     pub const Q0: usize = 1;
     pub const Q1: usize = 2;
-    /// The action (bits 0-9), the candidate's index (bits 10-19), the seat to move at the
-    /// child (bit 20), whether it is expanded (bit 21) and proven (bit 22).
+    /// The action (bits 0-11), the candidate's index (bits 12-21), the seat to move at the
+    /// child (bit 22), whether it is expanded (bit 23) and proven (bit 24).
     pub const INFO: usize = 3;
     /// The child's node, `super::NO_NODE` until it is expanded.
     pub const NODE: usize = 4;
     pub const VISITS: usize = 5;
     pub const FIELDS: usize = 6;
 
-    pub const ACTION_MASK: u32 = (1 << 10) - 1;
-    pub const CANDIDATE_SHIFT: u32 = 10;
-    pub const MOVER_BIT: u32 = 1 << 20;
-    pub const EXPANDED_BIT: u32 = 1 << 21;
-    pub const PROVEN_BIT: u32 = 1 << 22;
+    /// Room for 4,096 actions (Zero Point One has 1,797).
+    pub const ACTION_MASK: u32 = (1 << 12) - 1;
+    pub const CANDIDATE_SHIFT: u32 = 12;
+    pub const MOVER_BIT: u32 = 1 << 22;
+    pub const EXPANDED_BIT: u32 = 1 << 23;
+    pub const PROVEN_BIT: u32 = 1 << 24;
 }
 
 /// Room for this many slots once a node's first child is chosen; twice as many each time it
@@ -219,6 +220,7 @@ fn as_f32(words: &[u32]) -> &[f32] {
 
 impl<G: Game> Mcts<G> {
     pub fn new(state: G, config: MctsConfig) -> Self {
+        assert!(G::NUM_ACTIONS <= slot::ACTION_MASK as usize + 1, "{}: the tree stores actions in 12 bits", G::NAME);
         let mut m = Mcts {
             config,
             root_state: state.clone(),
