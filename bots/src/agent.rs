@@ -126,3 +126,34 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
     }
 }
 
+
+/// Any agent with its own pace ([`Agent::pace`]): `pace(state)` even shares of a whole-game
+/// clock for the move at `state` (a setup's placements less than a move).
+pub struct Paced<G: Game> {
+    pub inner: Box<dyn Agent<G>>,
+    pub pace: fn(&G) -> f64,
+}
+
+impl<G: Game> Agent<G> for Paced<G> {
+    fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
+        self.inner.choose(state, deadline)
+    }
+    fn observe(&mut self, action: Action) {
+        self.inner.observe(action)
+    }
+    fn last_report(&self) -> String {
+        self.inner.last_report()
+    }
+    fn last_playouts(&self) -> Option<u64> {
+        self.inner.last_playouts()
+    }
+    fn proved_win(&self) -> bool {
+        self.inner.proved_win()
+    }
+    fn pace(&self, state: &G) -> f64 {
+        (self.pace)(state)
+    }
+    fn planned_game(&self) -> Option<(usize, u32)> {
+        self.inner.planned_game()
+    }
+}

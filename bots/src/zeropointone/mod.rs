@@ -557,7 +557,7 @@ impl Encode for ZeroPointOne {
 
     fn encode(&self, out: &mut [f32]) {
         let me = self.to_move();
-        for (i, side) in [me, 1 - me].into_iter().enumerate() {
+        for (i, &side) in [me, 1 - me].iter().enumerate() {
             for k in 0..KINDS {
                 for sq in set_bits(self.pieces(side, k)) {
                     out[(i * KINDS + k) * SQUARES + sq] = 1.0;

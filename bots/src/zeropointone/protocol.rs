@@ -4,8 +4,14 @@
 //! thinking per player per game.
 
 use super::ZeroPointOne;
-use crate::agent::Agent;
+use crate::agent::{Agent, Paced, SearchAgent};
 use crate::bot::{Contest, Platform};
+use crate::game::Game;
+use crate::mcts::MctsConfig;
+use crate::net_eval::NetEvaluator;
+use crate::nn::Mlp;
+use crate::rng::Rng;
+use std::sync::Arc;
 use crate::codecup::{codecup_start_or_reply, Claims, Codecup};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::{Clock, TimeManager};
@@ -15,9 +21,21 @@ pub const GAME_SECONDS: u64 = 30;
 /// The clock is split over the 32 setup placements and 70 moves, with 4 own moves in reserve
 /// for a game that goes to the 102-move draw.
 pub const PLAY: Codecup = Codecup { claims: Claims::Never, planned_length: 32 + 70, reserve_moves: 4 };
+/// A setup placement's share of the clock, in moves: the setup's sixteen take four moves'
+/// worth (a whole share each took a quarter of the clock).
+pub const SETUP_PACE: f64 = 0.25;
+
+fn pace(state: &ZeroPointOne) -> f64 {
+    if state.in_setup() { SETUP_PACE } else { 1.0 }
+}
 
 impl Contest for ZeroPointOne {
     const PLATFORM: Platform = Platform::CodeCup;
+
+    fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
+        let search = SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::averaged(net, Self::AVERAGED_VIEWS), playouts);
+        Box::new(Paced { inner: Box::new(search), pace })
+    }
 
     fn clock(time_scale: f64) -> Clock {
         Clock::per_game(GAME_SECONDS, time_scale)
@@ -38,7 +56,6 @@ impl Contest for ZeroPointOne {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
 
     fn run(input: &str) -> (Result<(), ProtocolError>, String) {
         crate::tools::run_protocol_on::<ZeroPointOne>(input, 5)
