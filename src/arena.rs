@@ -145,7 +145,7 @@ fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
     let (m, half) = selfplay::judge::mean_with_half_interval(&margins);
     println!("mean points: A {:.2}, B {:.2}, margin A-B {m:+.2} (95% CI {:+.2}..{:+.2})", mean[0], mean[1], m - half, m + half);
     if let Some(path) = &args.records {
-        bots::tools::write_atomically(path, records.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        selfplay::files::write_atomically(path, records.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     }
     println!("playouts per move: A {:.0}, B {:.0}", summary.playouts_per_move[0], summary.playouts_per_move[1]);
     if let Some(outcome) = summary.sprt {

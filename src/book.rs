@@ -115,7 +115,7 @@ fn book<G: Classic>(args: &BookArgs) -> Result<()> {
         bytes.len(),
         start.elapsed().as_secs_f64()
     );
-    bots::tools::write_atomically(&args.output, book.to_text(G::NAME, &comment).as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
+    selfplay::files::write_atomically(&args.output, book.to_text(G::NAME, &comment).as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{}: {} positions", args.output.display(), book.len());
     Ok(())
 }

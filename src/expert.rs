@@ -143,7 +143,7 @@ fn expert<G: Training>(args: &ExpertArgs) -> Result<()> {
             bail!("--fit-only needs the saved games of a round in {}", args.run_dir.display());
         }
         let fitted = fit_round(args, &pool, net.as_ref(), done, &mut say)?;
-        bots::tools::write_atomically(out, &bots::nn_write::to_bytes(&fitted)).with_context(|| format!("cannot write {}", out.display()))?;
+        selfplay::files::write_atomically(out, &bots::nn_write::to_bytes(&fitted)).with_context(|| format!("cannot write {}", out.display()))?;
         say(format!("wrote {} (lambda {}, hidden {:?}, epochs {}, learning rate {})", out.display(), args.lambda, args.hidden, args.epochs, args.learning_rate));
         return Ok(());
     }
@@ -190,7 +190,7 @@ fn expert<G: Training>(args: &ExpertArgs) -> Result<()> {
             start.elapsed().as_secs_f64()
         ));
         let path = args.run_dir.join(format!("round-{round}.games"));
-        bots::tools::write_atomically(&path, &games_to_bytes(&data)).with_context(|| format!("cannot write {}", path.display()))?;
+        selfplay::files::write_atomically(&path, &games_to_bytes(&data)).with_context(|| format!("cannot write {}", path.display()))?;
         pool.push(data);
         if pool.len() > args.keep_rounds.max(1) {
             pool.remove(0);
@@ -199,7 +199,7 @@ fn expert<G: Training>(args: &ExpertArgs) -> Result<()> {
         let bytes = bots::nn_write::to_bytes(&fitted);
         for name in [format!("round-{round}.czw"), "weights.czw".to_string()] {
             let path = args.run_dir.join(name);
-            bots::tools::write_atomically(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+            selfplay::files::write_atomically(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
         }
         net = Some(fitted);
     }
@@ -327,7 +327,7 @@ mod tests {
         let config = PlayConfig { games: 2, threads: 1, random_opening: 3, explore: 0.1, seed: 3 };
         let data = play(&config, || Game6561::classic_agent(0, Some(2)).unwrap(), target::<Game6561>);
         let path = std::env::temp_dir().join(format!("cupzero-games-{}.games", std::process::id()));
-        bots::tools::write_atomically(&path, &games_to_bytes(&data)).unwrap();
+        selfplay::files::write_atomically(&path, &games_to_bytes(&data)).unwrap();
         let back = read_games::<Game6561>(&path).unwrap();
         assert_eq!((&back.game_starts, &back.scores, &back.outcomes, &back.targets), (&data.game_starts, &data.scores, &data.outcomes, &data.targets));
         assert!(back.positions.iter().zip(&data.positions).all(|(a, b)| a.hash() == b.hash()));

@@ -469,5 +469,5 @@ fn export_classic<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) 
 }
 
 fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
-    bots::tools::write_atomically(path, contents).with_context(|| format!("cannot write {}", path.display()))
+    selfplay::files::write_atomically(path, contents).with_context(|| format!("cannot write {}", path.display()))
 }

@@ -234,7 +234,7 @@ fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) 
         print!("{}", sprt_report(&results.games, &pairings, test));
     }
     let svg_path = results_path.with_extension("svg");
-    bots::tools::write_atomically(&svg_path, ratings_svg(&ratings).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
+    selfplay::files::write_atomically(&svg_path, ratings_svg(&ratings).as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", svg_path.display()))?;
     println!("results: {}\nchart: {}", results_path.display(), svg_path.display());
     let page = write_pages::<G>(&args.pool, Table::Ratings(&ratings), &results.games)?;
     println!("page: {}", page.display());
@@ -295,7 +295,7 @@ fn write_pages<G: Training + View + bots::referee::RefereeRules>(pool: &Path, ta
         let options = PageOptions { title: format!("{}: {a} with {b}", G::NAME), summary, net: None, blunder: None, exact_legal: None, exact_time: std::time::Duration::from_secs(2) };
         let html = page::<G>(&viewable, &options);
         let path = dir.join(&name);
-        bots::tools::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        selfplay::files::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         links.insert((a.to_string(), b.to_string()), name);
     }
     let mut html = format!(
@@ -355,6 +355,6 @@ fn write_pages<G: Training + View + bots::referee::RefereeRules>(pool: &Path, ta
     }
     html.push_str("</table>\n</body></html>\n");
     let path = pool.with_extension("html");
-    bots::tools::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    selfplay::files::write_atomically(&path, html.as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok(path)
 }

@@ -268,7 +268,7 @@ fn make_set<G: Training>(args: &PositionsArgs) -> Result<()> {
     for (&(index, plies), p) in candidates.iter().zip(&labelled) {
         text.push_str(&format!("p {} {plies} {:.4} {} {}\n", numbers[&index], p.value, p.best, p.exact as u8));
     }
-    bots::tools::write_atomically(&args.output, text.as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
+    selfplay::files::write_atomically(&args.output, text.as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{}: {} positions of {} ({} exact), from {} games, in {:.0} s", args.output.display(), labelled.len(), G::NAME, exact, games.len(), start.elapsed().as_secs_f64());
     Ok(())
 }

@@ -461,7 +461,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
     })
     .expect("a registered game")?;
     let (html, losses) = html;
-    bots::tools::write_atomically(&args.output, html.as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
+    selfplay::files::write_atomically(&args.output, html.as_bytes()).with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{}: {} games of {}, {} bytes, {:.2} s", args.output.display(), games.len(), entry.name, html.len(), start.elapsed().as_secs_f64());
     print_post_mortem(&losses);
     Ok(())

@@ -347,9 +347,10 @@ impl Trainer {
     pub fn save(&self, dir: &Path) -> Result<(), CheckpointError> {
         let err = |what: &str, e: &dyn std::fmt::Display| CheckpointError(format!("cannot save {what} in {}: {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(|e| err("the checkpoint", &e))?;
-        let tmp_model = dir.join(format!("{MODEL_FILE}.tmp"));
+        // Temporary names of this process's own; the run's lock keeps other runs out of `dir`.
+        let tmp_model = files::unique_temp_path(&dir.join(MODEL_FILE));
         self.net.clone().into_record().save(&tmp_model).map_err(|e| err("the model", &e))?;
-        let tmp_optim = dir.join(format!("{OPTIM_FILE}.tmp"));
+        let tmp_optim = files::unique_temp_path(&dir.join(OPTIM_FILE));
         self.optim.save(&tmp_optim).map_err(|e| err("the optimiser", &e))?;
         for (name, text) in [(NET_CONFIG_FILE, json(&self.net_config)), (OPTIM_CONFIG_FILE, json(&self.optim_config))] {
             write_atomically(&dir.join(name), text.as_bytes()).map_err(|e| err(name, &e))?;
@@ -404,7 +405,8 @@ fn scalar(t: Tensor<1>) -> f32 {
     t.into_data().try_to_vec::<f32>().map(|v| v[0]).unwrap_or(f32::NAN)
 }
 
-pub use bots::tools::write_atomically;
+pub mod files;
+pub use files::write_atomically;
 
 #[cfg(test)]
 mod tests {

@@ -21,3 +21,6 @@ pub mod sprt;
 pub mod stats;
 pub mod train;
 pub mod worker;
+
+/// Files written whole or not at all, each write through a temporary file of its own.
+pub use model::files;

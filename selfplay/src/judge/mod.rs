@@ -313,7 +313,8 @@ impl JudgeSummary {
     }
 }
 
-pub use bots::tools::{temp_path, write_atomically};
+pub use bots::tools::temp_path;
+use crate::files::write_atomically;
 
 /// Reads judge records files, every line a game (blank lines skipped). A last line cut short (a
 /// judge killed while writing) is left out with a warning; any other line that is not a record
