@@ -113,7 +113,8 @@ fn expert<G: Training>(args: &ExpertArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.explore) || !(0.0..=1.0).contains(&args.lambda) {
         bail!("--explore and --lambda must lie between 0 and 1");
     }
-    std::fs::create_dir_all(&args.run_dir).with_context(|| format!("cannot create {}", args.run_dir.display()))?;
+    // One run writes the folder at a time; held to the end.
+    let _lock = selfplay::lock::RunLock::folder(&args.run_dir)?;
     let done = rounds_done(&args.run_dir);
     let mut net = match (done, &args.init) {
         (0, None) => None,

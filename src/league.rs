@@ -136,6 +136,8 @@ fn run_game<G: Training + View + bots::referee::RefereeRules>(args: LeagueArgs) 
         players.insert(p.name.clone(), pool_player::<G>(&p.kind(&builtins).map_err(anyhow::Error::msg)?, &p.name, args.game, args.time_scale, &pool_dir)?);
     }
     let results_path = args.results.clone().unwrap_or_else(|| args.pool.with_extension("results.jsonl"));
+    // One league writes these results (and the pages made of them) at a time; held to the end.
+    let _lock = selfplay::lock::RunLock::file(&results_path)?;
     let (mut results, warning) = Results::open(&results_path).map_err(anyhow::Error::msg)?;
     if let Some(w) = warning {
         eprintln!("cupzero: warning: {w}");

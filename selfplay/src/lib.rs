@@ -12,6 +12,7 @@ pub mod gumbel;
 pub mod metrics;
 pub mod judge;
 pub mod league;
+pub mod lock;
 pub mod parallel;
 pub mod plot;
 pub mod records;

@@ -47,6 +47,8 @@ pub enum TrainError {
     File { path: PathBuf, message: String },
     #[error(transparent)]
     Checkpoint(#[from] model::CheckpointError),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
 }
 
 fn file_error(path: &Path, e: impl std::fmt::Display) -> TrainError {
@@ -396,6 +398,8 @@ pub fn train_with<G: Training>(
     remote: Option<&RemoteSelfPlay>,
     observer: &mut dyn TrainObserver,
 ) -> Result<RunState, TrainError> {
+    // Held to the end: a second run on this folder is refused before it reads anything.
+    let _lock = crate::lock::RunLock::folder(run_dir)?;
     let dir = RunDir { root: run_dir.to_path_buf() };
     let saved = dir.read_state()?;
     let init = init.map(read_init_weights::<G>).transpose()?;
