@@ -3,7 +3,8 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use selfplay::judge::process::PlayerCommand;
-use selfplay::judge::{self, JudgeConfig, Referee};
+use selfplay::judge::{self, temp_path, JudgeConfig, Referee};
+use selfplay::lock::{LockError, RunLock};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -32,7 +33,9 @@ pub struct JudgeArgs {
     /// Seed of the first game (game i uses seed + i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write one JSON line per game here (default: runs/judge-<game>-<time>.jsonl).
+    /// Write one JSON line per game here (default: runs/judge-<game>-<time>.jsonl, with -2, -3,
+    /// ... after the time for a judge started in the same second as another). A judge writing
+    /// the same file already is refused.
     #[arg(long)]
     pub records: Option<PathBuf>,
     /// Write what each seat read and wrote, one file per game and seat, into this directory.
@@ -87,6 +90,27 @@ fn print_by_opening(games: &[judge::GameRecord], plies: usize) -> Result<()> {
     let lines = judge::results_by_opening(games, plies).map_err(anyhow::Error::msg)?;
     println!("{}", judge::opening_report(&lines, plies, OPENING_LINES_SHOWN));
     Ok(())
+}
+
+/// `runs/judge-GAME-SECONDS.jsonl`, locked for this judge: a judge started in the same second
+/// as another, or one whose records are there already, takes `-2`, `-3`, ... after the seconds.
+fn default_records(game: &str) -> Result<(PathBuf, RunLock)> {
+    std::fs::create_dir_all("runs").context("cannot create runs/")?;
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    for n in 1u32.. {
+        let suffix = if n == 1 { String::new() } else { format!("-{n}") };
+        let path = PathBuf::from(format!("runs/judge-{game}-{stamp}{suffix}.jsonl"));
+        if path.exists() || temp_path(&path).exists() {
+            continue;
+        }
+        match RunLock::file(&path) {
+            // Looked at again under the lock: a judge may have finished there meanwhile.
+            Ok(lock) if !path.exists() && !temp_path(&path).exists() => return Ok((path, lock)),
+            Ok(_) | Err(LockError::Held { .. }) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    unreachable!("some suffix is free")
 }
 
 /// A built-in bot runs as this very executable, so it goes through the protocol like any program.
@@ -146,14 +170,6 @@ pub fn run(args: JudgeArgs) -> Result<()> {
     if parallel == 0 {
         bail!("--parallel must be at least 1");
     }
-    let records = match args.records {
-        Some(path) => path,
-        None => {
-            std::fs::create_dir_all("runs").context("cannot create runs/")?;
-            let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            PathBuf::from(format!("runs/judge-{}-{stamp}.jsonl", args.game.name()))
-        }
-    };
     let referee = referee(args.game);
     let opening_texts: Vec<String> = args.opening.split_whitespace().map(String::from).collect();
     if (args.opening_plies > 0 || !opening_texts.is_empty()) && !referee.any_start() {
@@ -161,8 +177,18 @@ pub fn run(args: JudgeArgs) -> Result<()> {
         bail!("{flag}: {}'s programs are told moves, not the position, so a game cannot start from an opening", args.game.name());
     }
     let opening = referee.parse_opening(&opening_texts).map_err(|e| anyhow::anyhow!("--opening: {e}"))?;
+    let players = [player_command(&args.p0, args.game, args.time_scale)?, player_command(&args.p1, args.game, args.time_scale)?];
+    // Held to the end: another judge writing the same records or transcripts is refused.
+    let (records, _records_lock) = match args.records {
+        Some(path) => {
+            let lock = RunLock::file(&path)?;
+            (path, lock)
+        }
+        None => default_records(args.game.name())?,
+    };
+    let _transcripts_lock = args.transcripts.as_deref().map(RunLock::folder).transpose()?;
     let config = JudgeConfig {
-        players: [player_command(&args.p0, args.game, args.time_scale)?, player_command(&args.p1, args.game, args.time_scale)?],
+        players,
         games: args.games,
         parallel,
         time_scale: args.time_scale,
@@ -191,11 +217,15 @@ pub fn run(args: JudgeArgs) -> Result<()> {
             let _ = std::io::stderr().flush();
         }
     };
-    let summary = judge::run_judge(referee, &config, &mut progress)?;
+    let judge::Judged { summary, records_error } = judge::run_judge(referee, &config, &mut progress)?;
     if !verbose {
         eprintln!();
     }
     println!("{}", summary.report([&config.players[0].label, &config.players[1].label]));
+    // The match stands without its records: its report first, then what went wrong.
+    if let Some(e) = records_error {
+        return Err(e.into());
+    }
     println!("records: {}", records.display());
     if args.by_opening > 0 {
         // The match's summary keeps no moves: its records file has them.

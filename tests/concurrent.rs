@@ -1,12 +1,14 @@
-//! Two runs at once: a second run on a folder another run is writing is refused in one line,
-//! and a killed trainer's lock does not block the next run.
+//! Two runs at once: two judges started in the same second each keep their own games, a
+//! second run on a folder or records file another run is writing is refused in one line, a
+//! killed trainer's lock does not block the next run, and a judge whose records cannot be
+//! written still reports its match.
 
 mod common;
 
 use common::{assert_clean_error, exe, run, temp_dir};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 const TINY: &str = r#"
 seed = 7
@@ -47,8 +49,82 @@ fn file_names(dir: &Path) -> Vec<String> {
     names
 }
 
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn two_judges_started_in_the_same_second_keep_their_own_games() {
+    let dir = temp_dir("same-second");
+    // Just after a second begins, so both take the same default name.
+    while SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_millis() > 100 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let games = 6;
+    let judge = |seed: &str| spawn(&["judge", "6561", "--p0", "random", "--p1", "greedy", "--games", &games.to_string(), "--parallel", "1", "--seed", seed], &dir);
+    let (first, second) = (judge("1"), judge("101"));
+    let outs = [first.wait_with_output().unwrap(), second.wait_with_output().unwrap()];
+    let mut files = Vec::new();
+    for (out, seed) in outs.iter().zip([1u64, 101]) {
+        assert!(out.status.success(), "{}", stderr(out));
+        let report = stdout(out);
+        assert!(report.contains(&format!("games: {games}\n")), "{report}");
+        let named = report.lines().find_map(|l| l.strip_prefix("records: ")).unwrap_or_else(|| panic!("no records line: {report}"));
+        let path = dir.join(named);
+        // Every game of this judge, once, and none of the other's (seeds tell them apart).
+        let records = lines(&path);
+        let mut seen: Vec<(u64, u64)> = records.iter().map(|r| (r["game"].as_u64().unwrap(), r["seed"].as_u64().unwrap())).collect();
+        seen.sort();
+        assert_eq!(seen, (0..games as u64).map(|g| (g, seed + g)).collect::<Vec<_>>(), "{}", path.display());
+        files.push(named.to_string());
+    }
+    assert_ne!(files[0], files[1]);
+    let mut names = file_names(&dir.join("runs"));
+    names.sort_by_key(|n| n.len());
+    // One name as a judge alone takes it, the other with a suffix: nothing else is left there.
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].starts_with("judge-6561-") && names[1] == names[0].replace(".jsonl", "-2.jsonl"), "{names:?}");
+}
+
+#[test]
+fn records_another_judge_is_writing_are_refused() {
+    let dir = temp_dir("records-held");
+    let records = dir.join("games.jsonl");
+    let path = records.to_str().unwrap();
+    let first = spawn(&["judge", "connect4", "--p0", "uct", "--p1", "random", "--games", "4", "--parallel", "1", "--time-scale", "0.3", "--records", path], &dir);
+    wait_for(&dir.join("games.jsonl.lock"));
+    let out = run(&["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "2", "--records", path], "");
+    assert_clean_error(&out, &format!("{path} is in use by another run (pid {})", first.id()));
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", stderr(&first));
+    let games = lines(&records);
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g["players"][0] == "uct"), "only the first judge's games");
+    assert_eq!(file_names(&dir), ["games.jsonl"]);
+}
+
+#[test]
+fn a_judge_whose_records_cannot_be_written_still_reports_its_match() {
+    let dir = temp_dir("records-lost");
+    let folder = dir.join("out");
+    std::fs::create_dir_all(&folder).unwrap();
+    let records = folder.join("games.jsonl");
+    let child = spawn(&["judge", "connect4", "--p0", "uct", "--p1", "random", "--games", "4", "--parallel", "1", "--time-scale", "0.3", "--records", records.to_str().unwrap()], &dir);
+    // The records' folder goes while the judge plays: its last rename has nowhere to go.
+    wait_for(&folder.join("games.jsonl.tmp"));
+    std::fs::remove_dir_all(&folder).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let report = stdout(&out);
+    assert!(report.contains("A: 4-0-0 (W-D-L)") && !report.contains("records:"), "{report}");
+    let errors = stderr(&out);
+    let last = errors.trim_end().lines().last().unwrap_or_default();
+    assert!(last.starts_with(&format!("cupzero: error: cannot write {}", records.display())), "{errors}");
+    assert!(!errors.contains("panicked"), "{errors}");
 }
 
 fn state_iteration(run: &Path) -> Option<u64> {

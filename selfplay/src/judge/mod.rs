@@ -313,6 +313,8 @@ impl JudgeSummary {
     }
 }
 
+/// Where a judge writes its records as it plays (`FILE.tmp`, renamed to `FILE` at the end, left
+/// there by a judge stopped early); the judge's lock on `FILE` keeps it one judge's.
 pub use bots::tools::temp_path;
 use crate::files::write_atomically;
 
@@ -422,13 +424,22 @@ pub enum JudgeError {
     Io { path: PathBuf, source: std::io::Error },
 }
 
+/// A played match: its summary, and why its records could not be written, if they could not
+/// (the match is played out all the same, and its report stands).
+#[derive(Debug)]
+pub struct Judged {
+    pub summary: JudgeSummary,
+    pub records_error: Option<JudgeError>,
+}
+
 /// Plays the match. `on_game` sees every finished game (in completion order) and the running
-/// summary, for progress display.
+/// summary, for progress display. Records that cannot be opened stop it before any game; a
+/// write that fails later stops the records, not the match.
 pub fn run_judge(
     referee: &dyn Referee,
     config: &JudgeConfig,
     on_game: &mut dyn FnMut(&GameRecord, &JudgeSummary),
-) -> Result<JudgeSummary, JudgeError> {
+) -> Result<Judged, JudgeError> {
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
         move |source| JudgeError::Io { path, source }
@@ -442,6 +453,7 @@ pub fn run_judge(
     };
     let mut summary = JudgeSummary::default();
     let mut failure = None;
+    let mut records_error = None;
     let mut paired = PairedScores::default();
     summary.sprt = config.sprt.map(|test| SprtStatus { test, llr: 0.0, pairs: 0, decision: None });
     crate::parallel::run_games(
@@ -463,7 +475,8 @@ pub fn run_judge(
                         // Flushed game by game: a judge that is killed leaves whole games in
                         // its temporary file, which `read_records` still reads.
                         if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
-                            failure.get_or_insert(JudgeError::Io { path: path.clone(), source: e });
+                            records_error = Some(records_failure(path, e));
+                            records_file = None;
                         }
                     }
                     on_game(&record, &summary);
@@ -479,11 +492,23 @@ pub fn run_judge(
         return Err(e);
     }
     if let (Some(file), Some(path)) = (records_file, &config.records) {
-        let file = file.into_inner().map_err(|e| JudgeError::Io { path: path.clone(), source: e.into_error() })?;
-        file.sync_all().map_err(io_err(path))?;
-        std::fs::rename(temp_path(path), path).map_err(io_err(path))?;
+        let closed = file.into_inner().map_err(|e| e.into_error()).and_then(|file| file.sync_all()).and_then(|_| std::fs::rename(temp_path(path), path));
+        if let Err(e) = closed {
+            records_error = Some(records_failure(path, e));
+        }
     }
-    Ok(summary)
+    Ok(Judged { summary, records_error })
+}
+
+/// A records write that failed, naming the temporary file where the games written before it
+/// stay, if it is still there.
+fn records_failure(path: &Path, e: std::io::Error) -> JudgeError {
+    let kept = temp_path(path);
+    let source = match kept.exists() {
+        true => std::io::Error::new(e.kind(), format!("{e} (the games written before stay in {})", kept.display())),
+        false => e,
+    };
+    JudgeError::Io { path: path.to_path_buf(), source }
 }
 
 fn play_one(referee: &dyn Referee, config: &JudgeConfig, game: usize) -> Result<(GameRecord, usize), JudgeError> {
