@@ -128,6 +128,12 @@ fn game6561_bots_compile_everywhere_and_play() {
 }
 
 #[test]
+fn zero_point_one_bots_compile_everywhere_and_play() {
+    compile_everywhere_and_play("zeropointone", "net", "0.1", &[]);
+    compile_everywhere_and_play("zeropointone", "classic", "0.1", &[]);
+}
+
+#[test]
 fn quantum_tic_tac_toe_bot_compiles_everywhere_and_plays() {
     compile_everywhere_and_play("qttt", "net", "0.4", &[]);
 }

@@ -3,6 +3,8 @@
 //! ordering by the table's move, the game's own guess and killer moves, and a quiescence search
 //! over the game's noisy actions (captures) with stand-pat, as chess programs do. A seat that
 //! moves twice in a row (a setup of several placements) is searched without a sign change.
+//! What a quiet position is worth comes from a [`LeafValue`]: the game's own evaluation
+//! ([`StaticValue`]), or a net's value (`net_eval::NetValue`).
 
 use crate::agent::Agent;
 use crate::game::{Action, ActionList, Game, Player};
@@ -33,6 +35,20 @@ pub trait Evaluation: Game {
     }
 }
 
+/// What a quiet, non-terminal position is worth to its mover, well inside `WIN_SCORE`.
+pub trait LeafValue<G: Game> {
+    fn value(&mut self, state: &G) -> i32;
+}
+
+/// The game's own evaluation.
+pub struct StaticValue;
+
+impl<G: Evaluation> LeafValue<G> for StaticValue {
+    fn value(&mut self, state: &G) -> i32 {
+        state.static_value()
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
@@ -47,7 +63,8 @@ const LOWER: u8 = 2;
 const UPPER: u8 = 3;
 
 /// The search and its table, kept between moves.
-pub struct AlphaBeta<G: Evaluation> {
+pub struct AlphaBeta<G: Evaluation, V: LeafValue<G> = StaticValue> {
+    leaf: V,
     table: Vec<Entry>,
     killers: [[Action; 2]; MAX_PLY],
     nodes: u64,
@@ -67,10 +84,10 @@ pub struct Found {
     pub nodes: u64,
 }
 
-impl<G: Evaluation> AlphaBeta<G> {
-    /// A search with a table of `2^table_bits` entries (16 bytes each).
-    pub fn new(table_bits: u32) -> Self {
-        AlphaBeta { table: vec![Entry::default(); 1 << table_bits], killers: [[Action::MAX; 2]; MAX_PLY], nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, root_best: 0, _game: std::marker::PhantomData }
+impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
+    /// A search valuing leaves by `leaf`, with a table of `2^table_bits` entries (16 bytes each).
+    pub fn new(leaf: V, table_bits: u32) -> Self {
+        AlphaBeta { leaf, table: vec![Entry::default(); 1 << table_bits], killers: [[Action::MAX; 2]; MAX_PLY], nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, root_best: 0, _game: std::marker::PhantomData }
     }
 
     /// Iterative deepening from `state` (not terminal) until `deadline`, `node_limit` nodes or
@@ -225,7 +242,7 @@ impl<G: Evaluation> AlphaBeta<G> {
         if full_width {
             state.legal_actions(&mut list);
         } else {
-            let stand = state.static_value();
+            let stand = self.leaf.value(state);
             if stand >= beta || ply >= MAX_PLY - 1 {
                 return stand;
             }
@@ -253,19 +270,19 @@ impl<G: Evaluation> AlphaBeta<G> {
 }
 
 /// Alpha-beta as a player: iterative deepening until the deadline, or a node budget per move.
-pub struct AlphaBetaAgent<G: Evaluation> {
-    search: AlphaBeta<G>,
+pub struct AlphaBetaAgent<G: Evaluation, V: LeafValue<G> = StaticValue> {
+    search: AlphaBeta<G, V>,
     node_budget: Option<u64>,
     last: Found,
 }
 
-impl<G: Evaluation> AlphaBetaAgent<G> {
-    pub fn new(table_bits: u32, node_budget: Option<u64>) -> Self {
-        AlphaBetaAgent { search: AlphaBeta::new(table_bits), node_budget, last: Found::default() }
+impl<G: Evaluation, V: LeafValue<G>> AlphaBetaAgent<G, V> {
+    pub fn new(leaf: V, table_bits: u32, node_budget: Option<u64>) -> Self {
+        AlphaBetaAgent { search: AlphaBeta::new(leaf, table_bits), node_budget, last: Found::default() }
     }
 }
 
-impl<G: Evaluation> Agent<G> for AlphaBetaAgent<G> {
+impl<G: Evaluation, V: LeafValue<G>> Agent<G> for AlphaBetaAgent<G, V> {
     fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
         // With neither a deadline nor a budget, a fixed depth keeps the move finite.
         let max_depth = if deadline.is_none() && self.node_budget.is_none() { 4 } else { MAX_PLY as u32 };

@@ -5,8 +5,8 @@
 
 use super::{decode, Play, ZeroPointOne, ATTACKS, KINDS, SETUP_PIECES, WAZIR};
 use crate::agent::Agent;
-use crate::alphabeta::{AlphaBetaAgent, Evaluation};
-use crate::classic::Classic;
+use crate::alphabeta::{AlphaBetaAgent, Evaluation, StaticValue};
+use crate::classic::{Classic, Teacher};
 use crate::game::{set_bits, Action, ActionList, Game};
 use crate::rng::Rng;
 use std::time::Instant;
@@ -85,7 +85,7 @@ pub struct ClassicPlayer {
 
 impl ClassicPlayer {
     pub fn new(seed: u64, node_budget: Option<u64>) -> Self {
-        ClassicPlayer { search: AlphaBetaAgent::new(TABLE_BITS, node_budget), rng: Rng::new(seed) }
+        ClassicPlayer { search: AlphaBetaAgent::new(StaticValue, TABLE_BITS, node_budget), rng: Rng::new(seed) }
     }
 
     /// The next placement: the wazir on one of the back row's four middle squares (each
@@ -137,8 +137,15 @@ impl Agent<ZeroPointOne> for ClassicPlayer {
     }
 }
 
+/// Alpha-beta keeps no root visits: its chosen move is the whole policy target.
+impl Teacher<ZeroPointOne> for ClassicPlayer {}
+
 impl Classic for ZeroPointOne {
     fn classic_agent(seed: u64, budget: Option<u64>) -> Option<Box<dyn Agent<Self>>> {
+        Some(Box::new(ClassicPlayer::new(seed, budget)))
+    }
+
+    fn classic_teacher(seed: u64, budget: Option<u64>) -> Option<Box<dyn Teacher<Self>>> {
         Some(Box::new(ClassicPlayer::new(seed, budget)))
     }
 }

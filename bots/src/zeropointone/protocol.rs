@@ -5,10 +5,11 @@
 
 use super::ZeroPointOne;
 use crate::agent::{Agent, Paced, SearchAgent};
+use crate::alphabeta::AlphaBetaAgent;
 use crate::bot::{Contest, Platform};
 use crate::game::Game;
 use crate::mcts::MctsConfig;
-use crate::net_eval::NetEvaluator;
+use crate::net_eval::{NetEvaluator, NetValue};
 use crate::nn::Mlp;
 use crate::rng::Rng;
 use std::sync::Arc;
@@ -29,11 +30,53 @@ fn pace(state: &ZeroPointOne) -> f64 {
     if state.in_setup() { SETUP_PACE } else { 1.0 }
 }
 
+/// Whether the moves after the setup come from alpha-beta over the net's value (the 2026
+/// winner's design: `crate::alphabeta`, quiescence on captures) instead of the net-guided
+/// tree search. The setup is the tree search's either way.
+pub const ALPHA_BETA: bool = false;
+/// The net's value in alpha-beta's units: a sure win is 10,000, a pawn-sized edge about 100.
+const NET_VALUE_SCALE: f32 = 10_000.0;
+/// Alpha-beta's table: 2^20 entries, 16 MB.
+const TABLE_BITS: u32 = 20;
+
+/// The setup from one agent, the moves from another.
+struct SetupThenPlay {
+    setup: Box<dyn Agent<ZeroPointOne>>,
+    play: Box<dyn Agent<ZeroPointOne>>,
+    in_setup: bool,
+}
+
+impl Agent<ZeroPointOne> for SetupThenPlay {
+    fn choose(&mut self, state: &ZeroPointOne, deadline: Option<std::time::Instant>) -> crate::game::Action {
+        self.in_setup = state.in_setup();
+        if self.in_setup { self.setup.choose(state, deadline) } else { self.play.choose(state, deadline) }
+    }
+    fn observe(&mut self, action: crate::game::Action) {
+        self.setup.observe(action);
+        self.play.observe(action);
+    }
+    fn last_report(&self) -> String {
+        if self.in_setup { self.setup.last_report() } else { self.play.last_report() }
+    }
+    fn last_playouts(&self) -> Option<u64> {
+        if self.in_setup { self.setup.last_playouts() } else { self.play.last_playouts() }
+    }
+    fn pace(&self, state: &ZeroPointOne) -> f64 {
+        pace(state)
+    }
+}
+
 impl Contest for ZeroPointOne {
     const PLATFORM: Platform = Platform::CodeCup;
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
+        let leaf = ALPHA_BETA.then(|| NetValue::new(&net, NET_VALUE_SCALE));
         let search = SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::averaged(net, Self::AVERAGED_VIEWS), playouts);
+        if let Some(leaf) = leaf {
+            // A playout budget becomes alpha-beta's node budget, ten nodes a playout.
+            let play = AlphaBetaAgent::new(leaf, TABLE_BITS, playouts.map(|n| 10 * n));
+            return Box::new(SetupThenPlay { setup: Box::new(search), play: Box::new(play), in_setup: true });
+        }
         Box::new(Paced { inner: Box::new(search), pace })
     }
 
