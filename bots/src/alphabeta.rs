@@ -14,6 +14,8 @@ use std::time::Instant;
 pub const WIN_SCORE: i32 = 1_000_000;
 const INFINITE: i32 = WIN_SCORE + 1_000;
 const MAX_PLY: usize = 128;
+/// Scores beyond this are proven wins (a win at ply `p` scores `WIN_SCORE - MAX_PLY - p`).
+pub const PROVEN_SCORE: i32 = WIN_SCORE - 2 * MAX_PLY as i32;
 /// Quiescence plies in which a mover that may not stand pat looks at every action.
 const FULL_WIDTH_QUIESCENCE: usize = 1;
 
@@ -110,7 +112,7 @@ impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
                 break;
             }
             found = Found { action: self.root_best, score, depth, nodes: self.nodes };
-            if score.abs() >= WIN_SCORE - MAX_PLY as i32 {
+            if score.abs() > PROVEN_SCORE {
                 break;
             }
         }
@@ -296,5 +298,102 @@ impl<G: Evaluation, V: LeafValue<G>> Agent<G> for AlphaBetaAgent<G, V> {
 
     fn last_playouts(&self) -> Option<u64> {
         Some(self.last.nodes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ParseActionError, NUM_PLAYERS};
+    use crate::rng::Rng;
+
+    /// Nim with one pile: take 1 to 3 stones; who takes the last wins. A pile that is a
+    /// multiple of 4 is lost for the mover. Red (seat 0) takes twice on its first turn, so the
+    /// search meets a seat moving twice in a row.
+    #[derive(Clone, Debug)]
+    struct Nim {
+        pile: u8,
+        taken: u8,
+    }
+
+    impl Game for Nim {
+        const NAME: &'static str = "nim";
+        const NUM_ACTIONS: usize = 3;
+        const MAX_GAME_LENGTH: usize = 64;
+        const NUM_SYMMETRIES: usize = 1;
+        fn new_game(_: &mut Rng) -> Self {
+            Nim { pile: 21, taken: 0 }
+        }
+        fn to_move(&self) -> Player {
+            // Turns 0 and 1 are Red's; then the seats alternate.
+            if self.taken < 2 { 0 } else { (self.taken as usize - 1) % 2 }
+        }
+        fn legal_actions(&self, out: &mut ActionList) {
+            out.clear();
+            for a in 0..3u16.min(self.pile as u16) {
+                out.push(a);
+            }
+        }
+        fn apply(&mut self, action: Action) {
+            self.pile -= action as u8 + 1;
+            self.taken += 1;
+        }
+        fn is_terminal(&self) -> bool {
+            self.pile == 0
+        }
+        fn scores(&self) -> [f32; NUM_PLAYERS] {
+            let last = if self.taken < 3 { 0 } else { (self.taken as usize - 2) % 2 };
+            std::array::from_fn(|p| (p == last) as u8 as f32)
+        }
+        fn utilities(&self) -> [f32; NUM_PLAYERS] {
+            self.scores().map(|s| 2.0 * s - 1.0)
+        }
+        fn hash(&self) -> u64 {
+            (self.pile as u64) << 8 | self.taken.min(3) as u64 | ((self.taken as u64 % 2) << 4)
+        }
+        fn symmetric(&self, _: usize) -> Self {
+            self.clone()
+        }
+        fn map_action(_: usize, a: Action) -> Action {
+            a
+        }
+        fn format_action(a: Action) -> String {
+            (a + 1).to_string()
+        }
+        fn parse_action(text: &str) -> Result<Action, ParseActionError> {
+            Err(ParseActionError { text: text.into(), expected: "1 to 3" })
+        }
+    }
+
+    impl Evaluation for Nim {
+        fn static_value(&self) -> i32 {
+            0
+        }
+        fn noisy_actions(&self, out: &mut ActionList) {
+            out.clear();
+        }
+    }
+
+    #[test]
+    fn finds_the_winning_take_and_the_sure_loss() {
+        let mut search = AlphaBeta::new(StaticValue, 10);
+        // After Red's double turn (two stones, then one: 18 left), Blue to move: take 2.
+        let mut s = Nim::new_game(&mut Rng::new(0));
+        s.apply(1);
+        assert_eq!(s.to_move(), 0, "Red moves again");
+        s.apply(0);
+        assert_eq!((s.pile, s.to_move()), (18, 1));
+        let found = search.search(&s, None, u64::MAX, 20);
+        assert_eq!(found.action, 1, "18 - 2 = 16, a multiple of 4");
+        assert!(found.score > PROVEN_SCORE, "a proven win: {found:?}");
+        // On 16 every take loses.
+        let mut lost = s.clone();
+        lost.apply(1);
+        assert!(search.search(&lost, None, u64::MAX, 20).score < -PROVEN_SCORE);
+        // Mid-turn: Red, taking its second time from 19, wins by leaving 16.
+        let mut red = Nim::new_game(&mut Rng::new(0));
+        red.apply(1);
+        let found = search.search(&red, None, u64::MAX, 30);
+        assert_eq!((found.action, found.score > 0), (2, true), "{found:?}");
     }
 }
