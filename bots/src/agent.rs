@@ -127,33 +127,51 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
 }
 
 
-/// Any agent with its own pace ([`Agent::pace`]): `pace(state)` even shares of a whole-game
-/// clock for the move at `state` (a setup's placements less than a move).
-pub struct Paced<G: Game> {
-    pub inner: Box<dyn Agent<G>>,
+/// An agent for the opening phase of a game (a setup) and optionally another for the rest,
+/// with a pace of its own ([`Agent::pace`]: `pace(state)` even shares of a whole-game clock
+/// for the move at `state`, a setup's placements less than a move). Both are told every action.
+pub struct Phases<G: Game> {
+    pub opening: Box<dyn Agent<G>>,
+    pub rest: Option<Box<dyn Agent<G>>>,
+    pub in_opening: fn(&G) -> bool,
     pub pace: fn(&G) -> f64,
+    /// Whether the last decision was the opening agent's.
+    pub opened: bool,
 }
 
-impl<G: Game> Agent<G> for Paced<G> {
+impl<G: Game> Phases<G> {
+    fn last(&self) -> &dyn Agent<G> {
+        match &self.rest {
+            Some(rest) if !self.opened => &**rest,
+            _ => &*self.opening,
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for Phases<G> {
     fn choose(&mut self, state: &G, deadline: Option<Instant>) -> Action {
-        self.inner.choose(state, deadline)
+        self.opened = (self.in_opening)(state);
+        match &mut self.rest {
+            Some(rest) if !self.opened => rest.choose(state, deadline),
+            _ => self.opening.choose(state, deadline),
+        }
     }
     fn observe(&mut self, action: Action) {
-        self.inner.observe(action)
+        self.opening.observe(action);
+        if let Some(rest) = &mut self.rest {
+            rest.observe(action);
+        }
     }
     fn last_report(&self) -> String {
-        self.inner.last_report()
+        self.last().last_report()
     }
     fn last_playouts(&self) -> Option<u64> {
-        self.inner.last_playouts()
+        self.last().last_playouts()
     }
     fn proved_win(&self) -> bool {
-        self.inner.proved_win()
+        self.last().proved_win()
     }
     fn pace(&self, state: &G) -> f64 {
         (self.pace)(state)
-    }
-    fn planned_game(&self) -> Option<(usize, u32)> {
-        self.inner.planned_game()
     }
 }

@@ -4,7 +4,7 @@
 //! thinking per player per game.
 
 use super::ZeroPointOne;
-use crate::agent::{Agent, Paced, SearchAgent};
+use crate::agent::{Agent, Phases, SearchAgent};
 use crate::alphabeta::AlphaBetaAgent;
 use crate::bot::{Contest, Platform};
 use crate::game::Game;
@@ -39,45 +39,15 @@ const NET_VALUE_SCALE: f32 = 10_000.0;
 /// Alpha-beta's table: 2^20 entries, 16 MB.
 const TABLE_BITS: u32 = 20;
 
-/// The setup from one agent, the moves from another.
-struct SetupThenPlay {
-    setup: Box<dyn Agent<ZeroPointOne>>,
-    play: Box<dyn Agent<ZeroPointOne>>,
-    in_setup: bool,
-}
-
-impl Agent<ZeroPointOne> for SetupThenPlay {
-    fn choose(&mut self, state: &ZeroPointOne, deadline: Option<std::time::Instant>) -> crate::game::Action {
-        self.in_setup = state.in_setup();
-        if self.in_setup { self.setup.choose(state, deadline) } else { self.play.choose(state, deadline) }
-    }
-    fn observe(&mut self, action: crate::game::Action) {
-        self.setup.observe(action);
-        self.play.observe(action);
-    }
-    fn last_report(&self) -> String {
-        if self.in_setup { self.setup.last_report() } else { self.play.last_report() }
-    }
-    fn last_playouts(&self) -> Option<u64> {
-        if self.in_setup { self.setup.last_playouts() } else { self.play.last_playouts() }
-    }
-    fn pace(&self, state: &ZeroPointOne) -> f64 {
-        pace(state)
-    }
-}
-
 impl Contest for ZeroPointOne {
     const PLATFORM: Platform = Platform::CodeCup;
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         let leaf = ALPHA_BETA.then(|| NetValue::new(&net, NET_VALUE_SCALE));
         let search = SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::averaged(net, Self::AVERAGED_VIEWS), playouts);
-        if let Some(leaf) = leaf {
-            // A playout budget becomes alpha-beta's node budget, ten nodes a playout.
-            let play = AlphaBetaAgent::new(leaf, TABLE_BITS, playouts.map(|n| 10 * n));
-            return Box::new(SetupThenPlay { setup: Box::new(search), play: Box::new(play), in_setup: true });
-        }
-        Box::new(Paced { inner: Box::new(search), pace })
+        // A playout budget becomes alpha-beta's node budget, ten nodes a playout.
+        let rest = leaf.map(|leaf| Box::new(AlphaBetaAgent::new(leaf, TABLE_BITS, playouts.map(|n| 10 * n))) as Box<dyn Agent<Self>>);
+        Box::new(Phases { opening: Box::new(search), rest, in_opening: ZeroPointOne::in_setup, pace, opened: true })
     }
 
     fn clock(time_scale: f64) -> Clock {
