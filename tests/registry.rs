@@ -91,14 +91,14 @@ fn ultimate_tic_tac_toe_takes_at_most_600_lines() {
 
 /// Zero Point One, a CodeCup game with drops, a sixteen-letter setup and 1,797 actions, takes
 /// at most 800 lines for its rules, protocol, features, symmetries, referee, training side and
-/// view without its tests; its classic bot (`classic.rs`, an evaluation over the shared
-/// alpha-beta) is counted apart.
+/// view without its tests; its classic bot (`classic.rs`, the player, and `evaluation.rs`, what
+/// the shared alpha-beta needs of the game) is counted apart.
 #[test]
 fn zero_point_one_takes_at_most_800_lines_besides_its_classic_bot() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(&root.join("bots/src/zeropointone"), &mut files);
-    files.retain(|f| !f.ends_with("classic.rs"));
+    files.retain(|f| !f.ends_with("classic.rs") && !f.ends_with("evaluation.rs"));
     assert!(files.len() >= 5, "{files:?}");
     let lines: usize = files.iter().map(|f| std::fs::read_to_string(f).unwrap().lines().take_while(|l| l.trim() != "#[cfg(test)]").count()).sum();
     assert!(lines <= 800, "bots/src/zeropointone holds {lines} lines without its tests and classic bot");

@@ -15,6 +15,7 @@
 //! symmetry its setup squares are seen through (`frame`), so a turned setup is a setup too.
 
 pub mod classic;
+pub mod evaluation;
 pub mod protocol;
 pub mod referee;
 pub mod training;

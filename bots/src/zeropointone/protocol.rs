@@ -3,6 +3,7 @@
 //! shared CodeCup loop reads and writes whole turns ([`Game::turn_text`]). 30 seconds of
 //! thinking per player per game.
 
+use super::evaluation::TABLE_BITS;
 use super::ZeroPointOne;
 use crate::agent::{Agent, Phases, SearchAgent};
 use crate::alphabeta::AlphaBetaAgent;
@@ -36,8 +37,6 @@ fn pace(state: &ZeroPointOne) -> f64 {
 pub const ALPHA_BETA: bool = false;
 /// The net's value in alpha-beta's units: a sure win is 10,000, a pawn-sized edge about 100.
 const NET_VALUE_SCALE: f32 = 10_000.0;
-/// Alpha-beta's table: 2^20 entries, 16 MB.
-const TABLE_BITS: u32 = 20;
 
 impl Contest for ZeroPointOne {
     const PLATFORM: Platform = Platform::CodeCup;
