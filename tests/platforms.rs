@@ -129,8 +129,8 @@ fn game6561_bots_compile_everywhere_and_play() {
 
 #[test]
 fn zero_point_one_bots_compile_everywhere_and_play() {
-    compile_everywhere_and_play("zeropointone", "net", "0.1", &[]);
-    compile_everywhere_and_play("zeropointone", "classic", "0.1", &[]);
+    compile_everywhere_and_play("zeropointone", "net", "0.05", &[]);
+    compile_everywhere_and_play("zeropointone", "classic", "0.05", &[]);
 }
 
 #[test]

@@ -1,18 +1,13 @@
-//! Zero Point One ("0.1"), CodeCup 2026: an 8x8 board of leapers with drops. Each side sets up
-//! 16 pieces on its two home rows (Red rows a-b, Blue g-h), then the sides alternate, Red first:
-//! a piece jumps by its offset to an empty square or onto an enemy piece, which goes to the
-//! capturer's hand, or a piece from the hand is dropped on an empty square. Taking the enemy
-//! wazir wins; after 102 moves (both setups counted) the game is drawn. Win 21, draw 11, loss 1.
+//! Zero Point One ("0.1"), CodeCup 2026: 8x8 leapers with drops; rules, notation, the
+//! setup, symmetries and features as `docs/rules/zeropointone.md` tells them. Taking the enemy
+//! wazir wins (21 to 1); after 102 moves, both setups counted, the game is drawn (11 each).
 //!
-//! Actions (`NUM_ACTIONS` = 1,797): a move is `24 * from + direction` (the 24 leaps of the five
-//! kinds, [`DIRS`]; the piece on `from` tells which apply); a drop is `1536 + 64 * (kind - 1) +
-//! square` (the wazir is never in hand); a setup is sixteen placements in turn, `1792 + kind`, on
-//! the mover's setup squares in order (a1..a8, b1..b8 for Red). Squares are `8 * row + column`,
-//! row `a` = 0. Text: `b5d3`, a drop `Df8`, a placement `W`; the protocol writes drops and
-//! setups in the mover's letter case ([`Game::turn_text`]).
-//!
-//! The eight symmetries of the square map play to play. During the setup a state carries the
-//! symmetry its setup squares are seen through (`frame`), so a turned setup is a setup too.
+//! Actions (1,797): a move `24 * from + leap` ([`DIRS`]; the piece on `from` says which apply),
+//! a drop `1536 + 64 * (kind - 1) + square`, a setup placement `1792 + kind` on the mover's next
+//! setup square (a1..a8, b1..b8 for Red). Squares are `8 * row + column`, row `a` = 0. Text:
+//! `b5d3`, `Df8`, `W`; the protocol writes a setup as one word, in the mover's letter case
+//! ([`Game::turn_text`]). During the setup a state carries the symmetry its setup squares are
+//! seen through (`frame`), so a turned setup is a setup too.
 
 pub mod classic;
 pub mod evaluation;
@@ -197,17 +192,11 @@ pub struct ZeroPointOne {
     hash: u64,
 }
 
-impl Default for ZeroPointOne {
-    fn default() -> Self {
+impl ZeroPointOne {
+    pub fn new() -> Self {
         let mut s = ZeroPointOne { side: [0; 2], kind: [0; KINDS], hand: [SETUP_COUNTS; 2], moves: 0, placed: 0, frame: 0, winner: NO_WINNER, hash: 0 };
         s.hash = s.hash_from_scratch();
         s
-    }
-}
-
-impl ZeroPointOne {
-    pub fn new() -> Self {
-        Self::default()
     }
 
     pub fn in_setup(&self) -> bool {
@@ -391,6 +380,20 @@ impl Game for ZeroPointOne {
                 out.push(drop_action(k, to));
             }
         }
+    }
+
+    /// Taking the enemy wazir wins: where the mover can, that move alone (a search then sees
+    /// a hanging wazir at its first visit to the reply).
+    fn search_actions(&self, out: &mut ActionList) {
+        let me = self.to_move();
+        let wazir = self.pieces(1 - me, WAZIR);
+        if self.in_setup() || self.is_terminal() || self.attacks(me) & wazir == 0 {
+            return self.legal_actions(out);
+        }
+        let to = wazir.trailing_zeros() as usize;
+        let from = (0..SQUARES).find(|&sq| self.piece_at(sq).map_or(false, |(side, k)| side == me && ATTACKS[k][sq] >> to & 1 != 0)).expect("an attacker");
+        out.clear();
+        out.push(move_action(from, to).expect("a leap joins them"));
     }
 
     fn is_legal(&self, action: Action) -> bool {
@@ -627,6 +630,9 @@ mod tests {
         assert!(s.is_legal(drop_action(4, 27)) == false, "Blue to move, and its hand is empty");
         play(&mut s, "h8f6 a2c3 f6d4 c3e2 d4b2");
         assert!(!s.is_terminal());
+        let mut search = ActionList::new();
+        s.search_actions(&mut search);
+        assert_eq!(search.as_slice(), [ZeroPointOne::parse_action("e2g1").unwrap()], "taking the wazir is the only move searched");
         play(&mut s, "e2g1");
         assert!(s.is_terminal());
         assert_eq!(s.scores(), [WIN_POINTS, LOSS_POINTS]);
