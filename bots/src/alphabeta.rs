@@ -231,6 +231,18 @@ impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
         best
     }
 
+    /// The quiescence search's value of `state` (not terminal) for its mover, within
+    /// `node_limit` nodes: what the position is worth once the captures are played out.
+    pub fn quiescence_value(&mut self, state: &G, node_limit: u64) -> i32 {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.deadline = None;
+        self.stopped = false;
+        let v = self.quiesce(state, 0, 0, -INFINITE, INFINITE);
+        // Out of nodes: the static value stands.
+        if self.stopped { self.leaf.value(state) } else { v }
+    }
+
     /// Captures only (every action where the mover may not stand pat), until quiet.
     fn quiesce(&mut self, state: &G, ply: usize, qdepth: usize, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;

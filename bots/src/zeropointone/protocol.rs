@@ -11,6 +11,7 @@ use crate::bot::{Contest, Platform};
 use crate::game::Game;
 use crate::mcts::MctsConfig;
 use crate::net_eval::{NetEvaluator, NetValue};
+use crate::rollout::{playout_seed, MixedEvaluator};
 use crate::nn::Mlp;
 use crate::rng::Rng;
 use std::sync::Arc;
@@ -20,22 +21,21 @@ use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
 
 pub const GAME_SECONDS: u64 = 30;
-/// The clock is split over the 32 setup placements and 70 moves, with 4 own moves in reserve
-/// for a game that goes to the 102-move draw.
+/// The clock's plan: 32 setup placements and 70 moves, 4 own moves in reserve (102 moves).
 pub const PLAY: Codecup = Codecup { claims: Claims::Never, planned_length: 32 + 70, reserve_moves: 4 };
 /// A setup placement's share of the clock, in moves: the setup's sixteen take four moves'
 /// worth (a whole share each took a quarter of the clock).
 pub const SETUP_PACE: f64 = 0.25;
 
-fn pace(state: &ZeroPointOne) -> f64 {
-    if state.in_setup() { SETUP_PACE } else { 1.0 }
-}
+fn pace(state: &ZeroPointOne) -> f64 { if state.in_setup() { SETUP_PACE } else { 1.0 } }
 
-/// Whether the moves after the setup come from alpha-beta over the net's value (the 2026
-/// winner's design: `crate::alphabeta`, quiescence on captures) instead of the net-guided
-/// tree search. The setup is the tree search's either way.
+/// Whether the moves after the setup come from alpha-beta over the net's value (`alphabeta`,
+/// the 2026 winner's design) instead of the tree search, which makes the setup either way.
 pub const ALPHA_BETA: bool = false;
-/// The net's value in alpha-beta's units: a sure win is 10,000, a pawn-sized edge about 100.
+/// Weight of the captures played out (`Playout` in evaluation.rs) in each leaf's value, the
+/// rest the net's.
+pub const QUIESCENCE_WEIGHT: f32 = 0.0;
+/// The net's value in alpha-beta's units (a sure win 10,000).
 const NET_VALUE_SCALE: f32 = 10_000.0;
 
 impl Contest for ZeroPointOne {
@@ -43,7 +43,8 @@ impl Contest for ZeroPointOne {
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         let leaf = ALPHA_BETA.then(|| NetValue::new(&net, NET_VALUE_SCALE));
-        let search = SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, NetEvaluator::averaged(net, Self::AVERAGED_VIEWS), playouts);
+        let evaluator = MixedEvaluator::new(NetEvaluator::averaged(net, Self::AVERAGED_VIEWS), playout_seed(playouts), QUIESCENCE_WEIGHT);
+        let search = SearchAgent::new(Self::new_game(&mut Rng::new(0)), config, evaluator, playouts);
         // A playout budget becomes alpha-beta's node budget, ten nodes a playout.
         let rest = leaf.map(|leaf| Box::new(AlphaBetaAgent::new(leaf, TABLE_BITS, playouts.map(|n| 10 * n))) as Box<dyn Agent<Self>>);
         Box::new(Phases { opening: Box::new(search), rest, in_opening: ZeroPointOne::in_setup, pace, opened: true })
