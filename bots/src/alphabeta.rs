@@ -4,10 +4,13 @@
 //! over the game's noisy actions (captures) with stand-pat, as chess programs do. A seat that
 //! moves twice in a row (a setup of several placements) is searched without a sign change.
 //! What a quiet position is worth comes from a [`LeafValue`]: the game's own evaluation
-//! ([`StaticValue`]), or a net's value (`net_eval::NetValue`).
+//! ([`StaticValue`]), or a net's value ([`NetValue`]).
 
 use crate::agent::Agent;
+use crate::encode::Encode;
 use crate::game::{Action, ActionList, Game, Player};
+use crate::infer::{QuantNet, Workspace};
+use crate::nn::Mlp;
 use std::time::Instant;
 
 /// A proven win for the mover scores this, less the plies to reach it.
@@ -48,6 +51,31 @@ pub struct StaticValue;
 impl<G: Evaluation> LeafValue<G> for StaticValue {
     fn value(&mut self, state: &G) -> i32 {
         state.static_value()
+    }
+}
+
+/// A net's value as the leaf value: the mover's utility in [-1, 1] times `scale`. One view,
+/// the first-layer sums kept per mover.
+pub struct NetValue {
+    net: QuantNet,
+    work: Workspace,
+    features: Vec<f32>,
+    scale: f32,
+}
+
+impl NetValue {
+    pub fn new(net: &Mlp, scale: f32) -> Self {
+        let net = QuantNet::new(net);
+        let features = vec![0.0; net.num_features()];
+        NetValue { net, work: Workspace::default(), features, scale }
+    }
+}
+
+impl<G: Encode> LeafValue<G> for NetValue {
+    fn value(&mut self, state: &G) -> i32 {
+        self.features.fill(0.0);
+        state.encode(&mut self.features);
+        (self.net.value(&mut self.work, state.to_move(), &self.features)[0] * self.scale) as i32
     }
 }
 

@@ -25,6 +25,7 @@ pub mod memory;
 pub mod net_eval;
 pub mod nn;
 pub mod nn_write;
+pub mod phases;
 pub mod protocol;
 pub mod referee;
 pub mod registry;

@@ -1,7 +1,6 @@
 //! Search guided by the policy/value net: the [`Evaluator`] used by self-play and by exported
 //! bots alike, so both run exactly the same inference.
 
-use crate::alphabeta::LeafValue;
 use crate::encode::Encode;
 use crate::game::{Action, Player, NUM_PLAYERS};
 use crate::infer::{QuantNet, Workspace};
@@ -168,31 +167,6 @@ impl<G: Encode> Evaluator<G> for NetEvaluator {
         priors.iter_mut().for_each(|x| *x *= scale);
         softmax_in_place(priors);
         seat_values(mover, value.map(|x| x * scale))
-    }
-}
-
-/// A net's value as alpha-beta's leaf value ([`crate::alphabeta`]): the mover's utility in
-/// [-1, 1] times `scale`. One view, the first-layer sums kept per mover.
-pub struct NetValue {
-    net: Arc<QuantNet>,
-    work: Workspace,
-    features: Vec<f32>,
-    scale: f32,
-}
-
-impl NetValue {
-    pub fn new(net: &Mlp, scale: f32) -> Self {
-        let net = QuantNet::new(net);
-        let features = vec![0.0; net.num_features()];
-        NetValue { net: Arc::new(net), work: Workspace::default(), features, scale }
-    }
-}
-
-impl<G: Encode> LeafValue<G> for NetValue {
-    fn value(&mut self, state: &G) -> i32 {
-        self.features.fill(0.0);
-        state.encode(&mut self.features);
-        (self.net.value(&mut self.work, state.to_move(), &self.features)[0] * self.scale) as i32
     }
 }
 

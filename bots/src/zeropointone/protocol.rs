@@ -1,24 +1,24 @@
 //! CodeCup's Zero Point One protocol, player side: Red reads `Start` and writes its setup (16
-//! letters), Blue reads it and writes its own, then one move or drop a line until `Quit`. The
-//! shared CodeCup loop reads and writes whole turns ([`Game::turn_text`]). 30 seconds of
-//! thinking per player per game.
+//! letters), Blue reads it and writes its own, then a move or drop a line until `Quit`, through
+//! the shared CodeCup loop ([`Game::turn_text`]). 30 seconds per player per game.
 
 use super::evaluation::TABLE_BITS;
 use super::ZeroPointOne;
-use crate::agent::{Agent, Phases, SearchAgent};
-use crate::alphabeta::AlphaBetaAgent;
+use crate::agent::{Agent, SearchAgent};
+use crate::alphabeta::{AlphaBetaAgent, NetValue};
 use crate::bot::{Contest, Platform};
+use crate::codecup::{codecup_start_or_reply, Claims, Codecup};
 use crate::game::Game;
 use crate::mcts::MctsConfig;
-use crate::net_eval::{NetEvaluator, NetValue};
-use crate::rollout::{playout_seed, MixedEvaluator};
+use crate::net_eval::NetEvaluator;
 use crate::nn::Mlp;
-use crate::rng::Rng;
-use std::sync::Arc;
-use crate::codecup::{codecup_start_or_reply, Claims, Codecup};
+use crate::phases::Phases;
 use crate::protocol::{LineReader, ProtocolError};
+use crate::rng::Rng;
+use crate::rollout::{playout_seed, MixedEvaluator};
 use crate::time::{Clock, TimeManager};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 
 pub const GAME_SECONDS: u64 = 30;
 /// The clock's plan: 32 setup placements and 70 moves, 4 own moves in reserve (102 moves).

@@ -1,6 +1,5 @@
-//! How a Zero Point One position looks: the 8x8 board (row a on top, as the notation reads),
-//! each piece as its letter on a disc of its side's colour, both hands below, and the last
-//! move's square framed.
+//! How a Zero Point One position looks: the board (row a on top), each piece its letter on a
+//! disc of its side's colour, both hands below, the last move's square framed.
 
 use super::{decode, Play, ZeroPointOne, KINDS, LETTERS, SQUARES};
 use crate::game::{Action, Game};
