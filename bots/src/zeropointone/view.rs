@@ -32,21 +32,20 @@ impl View for ZeroPointOne {
         }
         GRID.lines(&mut p, ("#8a7a5a", 1.0), 0, ("#8a7a5a", 1.0));
         for i in 0..8 {
-            let (x, _) = GRID.centre(0, i);
-            p.text(x - 4.0, 15.0, 12.0, format!("{}", i + 1), "#555");
-            let (_, y) = GRID.centre(i, 0);
-            p.text(6.0, y + 4.0, 12.0, format!("{}", (b'a' + i as u8) as char), "#555");
+            let (x, y) = GRID.centre(i, i);
+            p.text(x, 11.0, 12.0, format!("{}", i + 1), "#555");
+            p.text(11.0, y, 12.0, format!("{}", (b'a' + i as u8) as char), "#555");
         }
         for sq in 0..SQUARES {
             if let Some((side, kind)) = self.piece_at(sq) {
                 GRID.disc(&mut p, (sq / 8, sq % 8), GRID.cell * 0.38, SIDES[side].0, "#222");
                 let (x, y) = GRID.centre(sq / 8, sq % 8);
-                p.text(x - 6.0, y + 6.0, 17.0, (LETTERS[kind] as char).to_string(), "white");
+                p.text(x, y, 17.0, (LETTERS[kind] as char).to_string(), "white");
             }
         }
-        let bottom = 2.0 * GRID.pad + 8.0 * GRID.cell;
-        p.text(GRID.pad, bottom - 6.0, 12.0, format!("{}   {}", hand_text(self, 0), hand_text(self, 1)), "#222");
-        p.text(GRID.pad, bottom + 14.0, 12.0, status(self), "#222");
+        let (middle, bottom) = (GRID.pad + 4.0 * GRID.cell, 2.0 * GRID.pad + 8.0 * GRID.cell);
+        p.text(middle, bottom, 12.0, format!("{}   {}", hand_text(self, 0), hand_text(self, 1)), "#222");
+        p.text(middle, bottom + 20.0, 12.0, status(self), "#222");
         p
     }
 
