@@ -10,7 +10,7 @@ use bots::nn::Mlp;
 use bots::nn_write::Describe;
 use std::sync::Arc;
 use bots::classic::Classic;
-use bots::tools::{apply_texts, perft as count, RolloutEvaluator};
+use bots::tools::{apply_texts, perft as count, perft_ends_as_leaves, RolloutEvaluator};
 use bots::mcts::{Mcts, MctsConfig, SearchLimits};
 use bots::rng::Rng;
 use clap::Args;
@@ -26,6 +26,10 @@ pub struct PerftArgs {
     /// Actions to play from the start first, in the game's notation, separated by spaces.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// Count a line that ends the game before the depth as one leaf (as perft tables that
+    /// stop a line at a win do), instead of as none.
+    #[arg(long)]
+    pub ends_as_leaves: bool,
 }
 
 #[derive(Args, Debug)]
@@ -73,7 +77,7 @@ fn perft_game<G: Game>(args: &PerftArgs) -> Result<()> {
     apply_texts(&mut state, &moves).map_err(anyhow::Error::msg)?;
     for depth in 1..=args.depth {
         let start = Instant::now();
-        let n = count(&state, depth);
+        let n = if args.ends_as_leaves { perft_ends_as_leaves(&state, depth) } else { count(&state, depth) };
         let secs = start.elapsed().as_secs_f64();
         println!("perft {depth} {n}  ({:.3} s, {:.1} M/s)", secs, n as f64 / secs.max(1e-9) / 1e6);
     }
