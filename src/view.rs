@@ -299,7 +299,7 @@ pub fn page_and_post_mortem<G: Training + View + RefereeRules>(games: &[ViewGame
     let mut dictionary = ShapeDictionary::default();
     let start = G::new_game(&mut Rng::new(games.first().map_or(0, |g| g.seed))).picture();
     // Pictures and evaluations in parallel; the dictionary after, in game order.
-    let built: Vec<(Result<((ShapeDictionary, Vec<Vec<u32>>), Vec<Action>, Vec<u8>), String>, Option<PageEval>)> = games
+    let built: Vec<(Result<((ShapeDictionary, Vec<Vec<u32>>), Vec<String>, Vec<u8>), String>, Option<PageEval>)> = games
         .par_iter()
         .map(|g| match replay::<G>(g.seed, &g.actions) {
             Err(e) => (Err(e), None),
@@ -314,9 +314,11 @@ pub fn page_and_post_mortem<G: Training + View + RefereeRules>(games: &[ViewGame
                     let evaluated: Vec<([f32; 2], Option<Action>, bool)> = positions.iter().map(|s| label(s, net, *playouts, &mut exact, solve_legal, options.exact_time)).collect();
                     let values: Vec<[f32; 2]> = evaluated.iter().map(|e| e.0).collect();
                     let blunders = (0..played.len()).filter(|&k| values[k][movers[k] as usize] - values[k + 1][movers[k] as usize] > options.blunder.unwrap_or(G::BLUNDER_DROP)).collect();
-                    PageEval { values, best: evaluated.iter().map(|e| e.1.map(G::answer)).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
+                    PageEval { values, best: positions.iter().zip(&evaluated).map(|(s, e)| e.1.map(|a| s.answer(a))).collect(), exact: evaluated.iter().map(|e| e.2).collect(), blunders }
                 });
-                (Ok((pictures, played, movers)), eval)
+                // The moves as the contest writes them (`4 4`, not the notation's `44`), each as its mover writes it.
+                let answers = positions.iter().zip(&played).map(|(s, &a)| s.answer(a)).collect();
+                (Ok((pictures, answers, movers)), eval)
             }
         })
         .collect();
@@ -334,9 +336,8 @@ pub fn page_and_post_mortem<G: Training + View + RefereeRules>(games: &[ViewGame
             end: g.end.clone(),
             fault: g.fault.clone(),
             think_ms: [g.answers_ms[0].iter().sum(), g.answers_ms[1].iter().sum()],
-            // The moves as the contest writes them (`4 4`, not the notation's `44`).
             moves: match &built {
-                Ok((_, played, _)) => played.iter().map(|&a| G::answer(a)).collect(),
+                Ok((_, answers, _)) => answers.clone(),
                 Err(_) => g.actions.clone(),
             },
             movers: Vec::new(),

@@ -79,6 +79,16 @@ impl<G: Encode> LeafValue<G> for NetValue {
     }
 }
 
+/// A score as the table keeps it: a win or loss counted from the stored position.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > PROVEN_SCORE { score + ply as i32 } else if score < -PROVEN_SCORE { score - ply as i32 } else { score }
+}
+
+/// A kept score seen from a position `ply` plies below the root.
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > PROVEN_SCORE { score - ply as i32 } else if score < -PROVEN_SCORE { score + ply as i32 } else { score }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
@@ -102,6 +112,8 @@ pub struct AlphaBeta<G: Evaluation, V: LeafValue<G> = StaticValue> {
     deadline: Option<Instant>,
     stopped: bool,
     root_best: Action,
+    /// The best root move of the iteration under way, once one is searched, and its score.
+    root_searched: Option<(Action, i32)>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -117,26 +129,35 @@ pub struct Found {
 impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
     /// A search valuing leaves by `leaf`, with a table of `2^table_bits` entries (16 bytes each).
     pub fn new(leaf: V, table_bits: u32) -> Self {
-        AlphaBeta { leaf, table: vec![Entry::default(); 1 << table_bits], killers: [[Action::MAX; 2]; MAX_PLY], nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, root_best: 0, _game: std::marker::PhantomData }
+        AlphaBeta { leaf, table: vec![Entry::default(); 1 << table_bits], killers: [[Action::MAX; 2]; MAX_PLY], nodes: 0, node_limit: u64::MAX, deadline: None, stopped: false, root_best: 0, root_searched: None, _game: std::marker::PhantomData }
     }
 
     /// Iterative deepening from `state` (not terminal) until `deadline`, `node_limit` nodes or
-    /// `max_depth` plies: the best action of the deepest finished iteration.
+    /// `max_depth` plies: the best action of the deepest iteration, where an iteration cut
+    /// short counts from its first root move searched to the end (that move is the last
+    /// iteration's best, searched first).
     pub fn search(&mut self, state: &G, deadline: Option<Instant>, node_limit: u64, max_depth: u32) -> Found {
         self.deadline = deadline;
         self.node_limit = node_limit;
         self.nodes = 0;
         self.stopped = false;
         self.killers = [[Action::MAX; 2]; MAX_PLY];
-        let mut legal = ActionList::new();
-        state.legal_actions(&mut legal);
-        let mut found = Found { action: legal[0], ..Found::default() };
-        if legal.len() == 1 {
+        let mut list = ActionList::new();
+        state.search_actions(&mut list);
+        let mut first = list.as_slice().to_vec();
+        // Out of time before a root move is searched: the game's likeliest good move.
+        self.order(state, &mut first, None, 0);
+        let mut found = Found { action: first[0], ..Found::default() };
+        if first.len() == 1 {
             return found;
         }
         for depth in 1..=max_depth.min(MAX_PLY as u32 - 1) {
+            self.root_searched = None;
             let score = self.negamax(state, depth as i32, 0, -INFINITE, INFINITE);
             if self.stopped {
+                if let Some((action, score)) = self.root_searched {
+                    found = Found { action, score, depth, nodes: self.nodes };
+                }
                 break;
             }
             found = Found { action: self.root_best, score, depth, nodes: self.nodes };
@@ -148,15 +169,18 @@ impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
         found
     }
 
-    fn probe(&self, key: u64) -> Option<Entry> {
+    /// A win or loss is stored as its distance from the stored position, not from the root:
+    /// the table outlives the search, and a position met again at another ply keeps its
+    /// distance right.
+    fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
         let e = self.table[key as usize & (self.table.len() - 1)];
-        (e.key == key && e.bound != 0).then(|| e)
+        (e.key == key && e.bound != 0).then(|| Entry { score: from_table(e.score, ply), ..e })
     }
 
-    fn store(&mut self, key: u64, depth: i32, score: i32, bound: u8, best: Action) {
+    fn store(&mut self, key: u64, ply: usize, depth: i32, score: i32, bound: u8, best: Action) {
         let slot = key as usize & (self.table.len() - 1);
         if self.table[slot].key != key || depth >= self.table[slot].depth as i32 {
-            self.table[slot] = Entry { key, score, best, depth: depth as i8, bound };
+            self.table[slot] = Entry { key, score: to_table(score, ply), best, depth: depth as i8, bound };
         }
     }
 
@@ -211,7 +235,7 @@ impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
             return 0;
         }
         let key = state.hash();
-        let entry = self.probe(key);
+        let entry = self.probe(key, ply);
         if let Some(e) = entry {
             if e.depth as i32 >= depth && ply > 0 {
                 match e.bound {
@@ -238,6 +262,9 @@ impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
             if v > best {
                 best = v;
                 best_action = a;
+                if ply == 0 {
+                    self.root_searched = Some((a, v));
+                }
             }
             if v > alpha {
                 alpha = v;
@@ -255,7 +282,7 @@ impl<G: Evaluation, V: LeafValue<G>> AlphaBeta<G, V> {
             self.root_best = best_action;
         }
         let bound = if best <= start_alpha { UPPER } else if best >= beta { LOWER } else { EXACT };
-        self.store(key, depth, best, bound, best_action);
+        self.store(key, ply, depth, best, bound, best_action);
         best
     }
 

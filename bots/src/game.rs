@@ -198,9 +198,10 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Reads the text of one turn played from this position into its actions (not checking
     /// legality; the caller applies them in turn and checks each, and that the turn is whole).
-    /// Default: one action in the canonical notation.
+    /// Default: what the default [`Game::turn_text`] writes, canonical texts joined by spaces
+    /// (one action in most games).
     fn parse_turn(&self, text: &str) -> Result<Vec<Action>, ParseActionError> {
-        Self::parse_action(text).map(|a| vec![a])
+        text.split(' ').map(Self::parse_action).collect()
     }
 
     /// The actions a search expands here: the legal ones, or a subset that keeps a best action

@@ -98,10 +98,10 @@ pub trait RefereeRules: Contest {
         Ok(Answer { actions, claim })
     }
 
-    /// The answer line that plays `action` (the fuzzer's valid answers). Default: the action
-    /// in the game's notation.
-    fn answer(action: Action) -> String {
-        Self::format_action(action)
+    /// The answer that plays `action` here (the fuzzer's valid answers, the viewer's moves).
+    /// Default: the action as the mover writes it ([`Game::turn_text`]).
+    fn answer(&self, action: Action) -> String {
+        self.turn_text(&[action])
     }
 
     /// CodeCup: the line the other program reads after a turn of `actions` (`self` is the

@@ -318,7 +318,7 @@ impl<G: RefereeRules> FuzzTarget for RefereeTarget<G> {
                 }
                 state.legal_actions(&mut list);
                 let mut seed = vec![key];
-                seed.extend_from_slice(G::answer(list[key as usize % list.len()]).as_bytes());
+                seed.extend_from_slice(state.answer(list[key as usize % list.len()]).as_bytes());
                 Some(seed)
             })
             .collect()

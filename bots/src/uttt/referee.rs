@@ -18,7 +18,7 @@ impl RefereeRules for Uttt {
         codingame_answer(self, line)
     }
 
-    fn answer(action: Action) -> String {
+    fn answer(&self, action: Action) -> String {
         Uttt::move_text(action)
     }
 

@@ -116,6 +116,16 @@ mod tests {
         }
     }
 
+    /// With no time to search one root move, the move is the likeliest good one (a capture of
+    /// the most valuable piece), not the first legal one (a wazir's step).
+    #[test]
+    fn out_of_time_at_once_it_still_captures() {
+        let s = after("b1d3 h3f5");
+        let mut p = ClassicPlayer::new(1, Some(1));
+        let a = p.choose(&s, None);
+        assert_eq!(ZeroPointOne::format_action(a), "d3f5", "{}", p.last_report());
+    }
+
     #[test]
     fn takes_a_wazir_in_reach_and_saves_its_own() {
         // Red's knight reaches Blue's wazir on g1 from e2.

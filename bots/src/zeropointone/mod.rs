@@ -321,7 +321,7 @@ impl ZeroPointOne {
         if mover == 1 { text.to_lowercase() } else { text }
     }
 
-    /// The position after two setups (each 16 letters, in either case).
+    /// The position after two setups (16 letters each, Red's upper case, Blue's lower).
     pub fn from_setups(red: &str, blue: &str) -> Result<Self, String> {
         let mut s = ZeroPointOne::new();
         for line in [red, blue] {
