@@ -2,7 +2,7 @@
 //! action per line until `Quit`. CodinGame bots never need this module.
 
 use crate::agent::Agent;
-use crate::game::{Game, Player};
+use crate::game::{Action, Game, ParseActionError, Player};
 use crate::protocol::{LineReader, ProtocolError};
 use crate::time::TimeManager;
 use std::io::{BufRead, Write};
@@ -51,22 +51,43 @@ pub fn codecup_start_or_reply<G: Game, R: BufRead, W: Write>(
     codecup_alternate(reader, output, agent, time, log, state, 1, play)
 }
 
-/// Plays the opponent's turn written on `line` (a trailing `!`, a win claim in some games, is
-/// ignored): every action must be legal in turn, and the turn whole (the opponent no longer
-/// to move after it, unless the game ended).
-fn read_turn<G: Game>(state: &mut G, line: &str, agent: &mut dyn Agent<G>) -> Result<usize, String> {
-    let text = line.strip_suffix('!').unwrap_or(line);
-    let mover = state.to_move();
-    let actions = state.parse_turn(text).map_err(|e| e.to_string())?;
+/// Why the text of a turn does not play from a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    Unreadable(ParseActionError),
+    NotLegal,
+    NotWhole,
+}
+
+/// The actions of the turn written as `text` ([`Game::parse_turn`]), checked from `state`:
+/// each legal in turn, and the turn whole (its mover no longer to move after it, unless the
+/// game ended). The bot's reading of a move and the referee's of an answer.
+pub fn checked_turn<G: Game>(state: &G, text: &str) -> Result<Vec<Action>, TurnError> {
+    let actions = state.parse_turn(text).map_err(TurnError::Unreadable)?;
+    let mut after = state.clone();
     for &action in &actions {
-        if state.is_terminal() || !state.is_legal(action) {
-            return Err(format!("the opponent's move {line:?} is not legal here"));
+        if after.is_terminal() || !after.is_legal(action) {
+            return Err(TurnError::NotLegal);
         }
+        after.apply(action);
+    }
+    if !after.is_terminal() && after.to_move() == state.to_move() {
+        return Err(TurnError::NotWhole);
+    }
+    Ok(actions)
+}
+
+/// Plays the opponent's turn written on `line` (a trailing `!`, a win claim in some games, is
+/// ignored), telling the agent; returns the actions played.
+fn read_turn<G: Game>(state: &mut G, line: &str, agent: &mut dyn Agent<G>) -> Result<usize, String> {
+    let actions = checked_turn(state, line.strip_suffix('!').unwrap_or(line)).map_err(|e| match e {
+        TurnError::Unreadable(e) => e.to_string(),
+        TurnError::NotLegal => format!("the opponent's move {line:?} is not legal here"),
+        TurnError::NotWhole => format!("the opponent's move {line:?} is not a whole turn"),
+    })?;
+    for &action in &actions {
         agent.observe(action);
         state.apply(action);
-    }
-    if !state.is_terminal() && state.to_move() == mover {
-        return Err(format!("the opponent's move {line:?} is not a whole turn"));
     }
     Ok(actions.len())
 }
@@ -154,7 +175,7 @@ pub fn codecup_alternate<G: Game, R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Action, ActionList};
+    use crate::game::ActionList;
     use crate::time::{Clock, Safety};
     use crate::zuniq::Zuniq;
     use std::time::{Duration, Instant};

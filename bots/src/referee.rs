@@ -15,6 +15,7 @@
 //! never bundles this module or a game's `referee.rs` into a bot.
 
 use crate::bot::{Contest, Platform};
+use crate::codecup::{checked_turn, TurnError};
 use crate::codingame::CodinGame;
 use crate::game::{Action, ActionList, Game, Player, NUM_PLAYERS};
 use crate::rng::{splitmix64, Rng};
@@ -84,17 +85,11 @@ pub trait RefereeRules: Contest {
             Some(t) => (t, true),
             None => (line, false),
         };
-        let actions = self.parse_turn(text).map_err(|e| Misplay::Garbled(e.to_string()))?;
-        let mut state = self.clone();
-        for &action in &actions {
-            if state.is_terminal() || !state.is_legal(action) {
-                return Err(Misplay::Illegal(format!("{text} is not legal here")));
-            }
-            state.apply(action);
-        }
-        if !state.is_terminal() && state.to_move() == self.to_move() {
-            return Err(Misplay::Illegal(format!("{text} is not a whole turn")));
-        }
+        let actions = checked_turn(self, text).map_err(|e| match e {
+            TurnError::Unreadable(e) => Misplay::Garbled(e.to_string()),
+            TurnError::NotLegal => Misplay::Illegal(format!("{text} is not legal here")),
+            TurnError::NotWhole => Misplay::Illegal(format!("{text} is not a whole turn")),
+        })?;
         Ok(Answer { actions, claim })
     }
 
