@@ -30,6 +30,21 @@ fn spawn(args: &[&str], dir: &Path) -> Child {
     Command::new(exe()).args(args).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn cupzero")
 }
 
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill").arg(format!("-{name}")).arg(child.id().to_string()).status().expect("run kill");
+    assert!(status.success(), "kill -{name} failed");
+}
+
+/// Waits (at most a minute) until `child` holds the lock file `lock`: its pid is written there
+/// once the lock is taken.
+fn wait_until_locked(lock: &Path, child: &Child) {
+    let start = Instant::now();
+    while std::fs::read_to_string(lock).map_or(true, |text| text.trim() != child.id().to_string()) {
+        assert!(start.elapsed() < Duration::from_secs(60), "{} never locked", lock.display());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Waits (at most a minute) until `path` exists.
 fn wait_for(path: &Path) {
     let start = Instant::now();
@@ -96,8 +111,10 @@ fn records_another_judge_is_writing_are_refused() {
     let records = dir.join("games.jsonl");
     let path = records.to_str().unwrap();
     let first = spawn(&["judge", "connect4", "--p0", "uct", "--p1", "random", "--games", "4", "--parallel", "1", "--time-scale", "0.3", "--records", path], &dir);
-    wait_for(&dir.join("games.jsonl.lock"));
+    wait_until_locked(&dir.join("games.jsonl.lock"), &first);
+    signal(&first, "STOP");
     let out = run(&["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "2", "--records", path], "");
+    signal(&first, "CONT");
     assert_clean_error(&out, &format!("{path} is in use by another run (pid {})", first.id()));
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", stderr(&first));
@@ -147,8 +164,12 @@ fn a_second_trainer_on_a_folder_is_refused_and_the_first_trains_on() {
     let (config, run_dir) = train_dir("two-trainers");
     let args = |iterations: &'static str| ["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", iterations];
     let first = spawn(&args("30"), run_dir.parent().unwrap());
-    wait_for(&run_dir.join(".lock"));
+    wait_until_locked(&run_dir.join(".lock"), &first);
+    // Paused while the second starts, so it cannot end first on a busy machine; a stopped
+    // process keeps its lock.
+    signal(&first, "STOP");
     let out = run(&args("30"), "");
+    signal(&first, "CONT");
     assert_clean_error(&out, &format!("{} is in use by another run (pid {})", run_dir.display(), first.id()));
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", stderr(&first));
