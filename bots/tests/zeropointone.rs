@@ -4,6 +4,7 @@
 mod common;
 
 use bots::game::{ActionList, Game};
+use bots::referee::RefereeRules;
 use bots::rng::Rng;
 use bots::tools::perft_ends_as_leaves;
 use bots::zeropointone::ZeroPointOne;
@@ -27,9 +28,11 @@ fn random_games_end_as_the_rules_say() {
     let (mut taken, mut drawn) = (0, 0);
     for _ in 0..500 {
         let mut s = ZeroPointOne::new();
+        let mut actions = 0;
         while !s.is_terminal() {
             s.legal_actions(&mut list);
             s.apply(list[rng.below(list.len())]);
+            actions += 1;
             if !s.in_setup() {
                 let on_board = (s.side(0) | s.side(1)).count_ones() as usize;
                 let in_hand: usize = (0..2).map(|p| s.hand(p).iter().map(|&n| n as usize).sum::<usize>()).sum();
@@ -41,11 +44,14 @@ fn random_games_end_as_the_rules_say() {
                 taken += 1;
                 assert_eq!(s.scores()[p], 21.0);
                 assert_eq!(p, 1 - s.to_move(), "the last mover took the wazir");
+                let end = format!("{} took the wazir after {} moves ({actions} actions)", ["Red", "Blue"][p], s.moves());
+                assert!(s.end_text(actions).starts_with(&end), "{}", s.end_text(actions));
             }
             None => {
                 drawn += 1;
                 assert_eq!(s.moves(), 102);
                 assert_eq!(s.scores(), [11.0, 11.0]);
+                assert_eq!(s.end_text(actions), "drawn after 102 moves (132 actions), scores [11.0, 11.0]");
             }
         }
     }

@@ -27,7 +27,7 @@ impl RefereeRules for ZeroPointOne {
         let how = match self.winner() {
             Some(p) if self.pieces(1 - p, super::WAZIR) == 0 => format!("{} took the wazir", ["Red", "Blue"][p]),
             Some(p) => format!("{} could not move", ["Red", "Blue"][1 - p]),
-            None => "drawn after 102 moves".to_string(),
+            None => "drawn".to_string(),
         };
         format!("{how} after {} moves ({actions} actions), scores {:?}", self.moves(), self.scores())
     }
