@@ -30,28 +30,38 @@ fn spawn(args: &[&str], dir: &Path) -> Child {
     Command::new(exe()).args(args).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn cupzero")
 }
 
-fn signal(child: &Child, name: &str) {
-    let status = Command::new("kill").arg(format!("-{name}")).arg(child.id().to_string()).status().expect("run kill");
-    assert!(status.success(), "kill -{name} failed");
+/// Runs cupzero with `args` while `first` is paused (SIGSTOP, then SIGCONT): a first run that
+/// holds a lock cannot end before the second one starts, however busy the machine, and a
+/// stopped process keeps its lock.
+fn run_while_paused(first: &Child, args: &[&str]) -> Output {
+    let signal = |name: &str| {
+        let status = Command::new("kill").arg(format!("-{name}")).arg(first.id().to_string()).status().expect("run kill");
+        assert!(status.success(), "kill -{name} failed");
+    };
+    signal("STOP");
+    let out = run(args, "");
+    signal("CONT");
+    out
 }
 
-/// Waits (at most a minute) until `child` holds the lock file `lock`: its pid is written there
-/// once the lock is taken.
+/// Waits (at most a minute) until `done` holds; `what` names it when it never does.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(60), "{what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Waits until `child` holds the lock file `lock`: its pid is written there once the lock is taken.
 fn wait_until_locked(lock: &Path, child: &Child) {
-    let start = Instant::now();
-    while std::fs::read_to_string(lock).map_or(true, |text| text.trim() != child.id().to_string()) {
-        assert!(start.elapsed() < Duration::from_secs(60), "{} never locked", lock.display());
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let pid = child.id().to_string();
+    wait_until(&format!("{} never locked", lock.display()), || std::fs::read_to_string(lock).map_or(false, |text| text.trim() == pid));
 }
 
-/// Waits (at most a minute) until `path` exists.
+/// Waits until `path` exists.
 fn wait_for(path: &Path) {
-    let start = Instant::now();
-    while !path.exists() {
-        assert!(start.elapsed() < Duration::from_secs(60), "{} never appeared", path.display());
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until(&format!("{} never appeared", path.display()), || path.exists());
 }
 
 fn lines(path: &Path) -> Vec<serde_json::Value> {
@@ -112,9 +122,7 @@ fn records_another_judge_is_writing_are_refused() {
     let path = records.to_str().unwrap();
     let first = spawn(&["judge", "connect4", "--p0", "uct", "--p1", "random", "--games", "4", "--parallel", "1", "--time-scale", "0.3", "--records", path], &dir);
     wait_until_locked(&dir.join("games.jsonl.lock"), &first);
-    signal(&first, "STOP");
-    let out = run(&["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "2", "--records", path], "");
-    signal(&first, "CONT");
+    let out = run_while_paused(&first, &["judge", "connect4", "--p0", "random", "--p1", "random", "--games", "2", "--records", path]);
     assert_clean_error(&out, &format!("{path} is in use by another run (pid {})", first.id()));
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", stderr(&first));
@@ -165,11 +173,7 @@ fn a_second_trainer_on_a_folder_is_refused_and_the_first_trains_on() {
     let args = |iterations: &'static str| ["train", "connect4", "--config", config.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--iterations", iterations];
     let first = spawn(&args("30"), run_dir.parent().unwrap());
     wait_until_locked(&run_dir.join(".lock"), &first);
-    // Paused while the second starts, so it cannot end first on a busy machine; a stopped
-    // process keeps its lock.
-    signal(&first, "STOP");
-    let out = run(&args("30"), "");
-    signal(&first, "CONT");
+    let out = run_while_paused(&first, &args("30"));
     assert_clean_error(&out, &format!("{} is in use by another run (pid {})", run_dir.display(), first.id()));
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", stderr(&first));
