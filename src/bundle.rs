@@ -441,6 +441,11 @@ pub enum BundledEngine {
 /// never sets the cfg, nor the others below.
 pub const AVX2_ONLY_MARKER: &str = "#[cfg(not(avx2_platform))]";
 
+/// Marks the lines of the tree search that only a game listing some of a node's actions runs
+/// (`Contest::KEPT_CANDIDATES`): a bundle for a game whose nodes list every action, or for a
+/// classic bot, leaves them out (Connect 4's 100,000 characters are tight).
+pub const EVERY_ACTION_LISTED_MARKER: &str = "#[cfg(not(every_action_listed))]";
+
 /// Marks the reader of one weight storage (`bots::nn`): a bundle whose weights use none of
 /// it leaves it out.
 pub const WEIGHT_READER_MARKERS: [(bots::nn::StorageKind, &str); 4] = [

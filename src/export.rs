@@ -1,6 +1,6 @@
 //! `cupzero export`: one std-only `.rs` file with the bot and its weights.
 
-use crate::bundle::{bundle_bots, drop_unused_debug, prune_unused, shorten, BundledEngine, AVX2_ONLY_MARKER, TEXT_READER_MARKERS, WEIGHT_READER_MARKERS};
+use crate::bundle::{bundle_bots, drop_unused_debug, prune_unused, shorten, BundledEngine, AVX2_ONLY_MARKER, EVERY_ACTION_LISTED_MARKER, TEXT_READER_MARKERS, WEIGHT_READER_MARKERS};
 use std::collections::{BTreeMap, BTreeSet};
 use crate::clock_args::ClockArgs;
 pub use crate::engine::ExportEngine;
@@ -260,12 +260,15 @@ struct Target {
     profile: Profile,
     memory_mb: usize,
     cap: Cpu,
+    /// The bot's search nodes list every action (`Contest::KEPT_CANDIDATES`).
+    lists_every_action: bool,
 }
 
 impl Target {
     fn of<G: Classic>(args: &ExportArgs) -> Target {
         let profile = profile_of::<G>();
-        Target { profile, memory_mb: args.memory_mb.map_or(profile.memory_mb, |mb| mb as usize), cap: args.cpu.cap() }
+        let lists_every_action = G::KEPT_CANDIDATES == usize::MAX;
+        Target { profile, memory_mb: args.memory_mb.map_or(profile.memory_mb, |mb| mb as usize), cap: args.cpu.cap(), lists_every_action }
     }
 
     /// Whether the kernels for CPUs without AVX2 stay out of the file.
@@ -275,11 +278,14 @@ impl Target {
 
     /// The markers of what the bundle leaves out for this target.
     fn left_out(&self) -> Vec<&'static str> {
+        let mut markers = Vec::new();
         if self.avx2_only() {
-            vec![AVX2_ONLY_MARKER]
-        } else {
-            Vec::new()
+            markers.push(AVX2_ONLY_MARKER);
         }
+        if self.lists_every_action {
+            markers.push(EVERY_ACTION_LISTED_MARKER);
+        }
+        markers
     }
 
     /// The memory limit, and the kernels' cap where it is below AVX2 (the default cap).
@@ -439,7 +445,8 @@ fn export_classic<G: Classic>(args: &ExportArgs, module: &str, type_path: &str) 
     if !G::has_classic_bot() {
         bail!("{} has no classic bot; nothing written", G::NAME);
     }
-    let target = Target::of::<G>(args);
+    // A classic bot's searches list every action.
+    let target = Target { lists_every_action: true, ..Target::of::<G>(args) };
     let rule = SizeRule::of(&target.profile, args.count)?;
     let main_text = format!(
         "fn main() {{\n{}    std::process::exit(classic::exported_classic_main::<{type_path}>(time::Safety::new({:?}, {}), {:?}));\n}}\n",

@@ -64,6 +64,9 @@ fn compile_everywhere_and_play(game: &str, engine: &str, time_scale: &str, extra
     export.extend_from_slice(extra);
     let out = run(&export, "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Only a net bot whose nodes list some of their actions carries the lines that do it.
+    let lists_some = std::fs::read_to_string(&source).unwrap().contains("every_action_listed");
+    assert_eq!(lists_some, game == "zeropointone" && engine == "net", "{game} {engine}");
     let mut programs = Vec::new();
     let builds = builds();
     for (k, build) in builds.iter().enumerate() {

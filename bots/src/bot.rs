@@ -99,6 +99,11 @@ pub trait Contest: Encode {
     /// chosen per game by judged matches (docs/lab/blackhole.md and docs/lab/qttt.md, The PUCT
     /// constant, 1.5 to 0.5; docs/lab/connect4.md, The PUCT constant stays 1.5).
     const PUCT_C: f32 = 1.5;
+    /// [`MctsConfig::kept_candidates`] of the net bot's search: games whose trees fill their
+    /// memory share long before the clock runs out list fewer actions a node. (A bundle for a
+    /// game that keeps the default leaves the lines so marked out: src/bundle.rs.)
+    #[cfg(not(every_action_listed))]
+    const KEPT_CANDIDATES: usize = usize::MAX;
     /// How many of the game's symmetric views the net bot averages at each evaluation
     /// ([`NetEvaluator::averaged`]); 1 evaluates the position as it stands.
     const AVERAGED_VIEWS: usize = 1;
@@ -126,7 +131,10 @@ pub trait Contest: Encode {
 
 /// Search settings of the net-guided bot.
 pub fn net_search_config<G: Contest>() -> MctsConfig {
-    MctsConfig { selection: Selection::Puct { c: G::PUCT_C, fpu_reduction: 0.2 }, max_nodes: 2_000_000, ..MctsConfig::puct() }
+    let config = MctsConfig { selection: Selection::Puct { c: G::PUCT_C, fpu_reduction: 0.2 }, max_nodes: 2_000_000, ..MctsConfig::puct() };
+    #[cfg(not(every_action_listed))]
+    let config = MctsConfig { kept_candidates: G::KEPT_CANDIDATES, ..config };
+    config
 }
 
 /// The net-guided search agent for `G`: the submission's, or with `playouts` the net bot's

@@ -48,16 +48,21 @@ pub struct MctsConfig {
     pub max_bytes: usize,
     /// Stop searching as soon as the root's value is proven.
     pub stop_when_proven: bool,
+    /// A node below the root lists only this many of its actions, those of highest prior,
+    /// until all of them have been tried; then it is evaluated again and lists them all. Most
+    /// nodes are leaves seen once, so a tree under a memory cap holds several times more
+    /// positions when a game has many actions (`usize::MAX`: every node lists all).
+    pub kept_candidates: usize,
 }
 
 impl MctsConfig {
     /// UCT1 with random rollouts: the net-free baseline bot.
     pub fn uct() -> Self {
-        MctsConfig { selection: Selection::Uct { c: 1.0 }, max_nodes: 4_000_000, max_bytes: crate::memory::tree_bytes(), stop_when_proven: true }
+        MctsConfig { selection: Selection::Uct { c: 1.0 }, max_nodes: 4_000_000, max_bytes: crate::memory::tree_bytes(), stop_when_proven: true, kept_candidates: usize::MAX }
     }
     /// PUCT for net-guided search.
     pub fn puct() -> Self {
-        MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.2 }, max_nodes: 4_000_000, max_bytes: crate::memory::tree_bytes(), stop_when_proven: true }
+        MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.2 }, max_nodes: 4_000_000, max_bytes: crate::memory::tree_bytes(), stop_when_proven: true, kept_candidates: usize::MAX }
     }
 }
 
@@ -92,7 +97,8 @@ const NO_NODE: u32 = u32::MAX;
 /// side, plus a list of candidates elsewhere:
 ///
 /// - the **candidates** are the node's legal actions with their priors, as the evaluation
-///   gave them, never moved;
+///   gave them, never moved (or only the likeliest, [`MctsConfig::kept_candidates`], until
+///   they have all been tried: then a new list of all of them replaces the old);
 /// - a **slot** holds a child that selection has reached: its statistics and the node of its
 ///   own children. Children get a slot only when first chosen. An unvisited child's PUCT score
 ///   is `fpu + c * sqrt(N) * prior`, so among the unvisited ones only the highest prior can be
@@ -103,8 +109,9 @@ const NO_NODE: u32 = u32::MAX;
 /// terms of the slots from a few neighbouring cache lines, and the slot it picks leads straight
 /// to the next node. A full chunk moves, twice as large, to the end of the arena.
 mod node {
-    /// Children (candidates).
+    /// Children (candidates), with `TRUNCATED` set while the node lists only its likeliest.
     pub const COUNT: usize = 0;
+    pub const TRUNCATED: u32 = 1 << 31;
     /// Children with a slot, and the slots there is room for.
     pub const SLOTS: usize = 1;
     pub const CAPACITY: usize = 2;
@@ -267,6 +274,20 @@ impl<G: Game> Mcts<G> {
         self.arena[node as usize + field] = value;
     }
 
+    /// The candidates `node` lists.
+    #[inline]
+    fn listed(&self, node: u32) -> u32 {
+        let n = self.header(node, node::COUNT);
+        #[cfg(not(every_action_listed))]
+        let n = n & !node::TRUNCATED;
+        n
+    }
+
+    /// Whether `node` lists only some of its actions.
+    fn truncated(&self, node: u32) -> bool {
+        self.header(node, node::COUNT) & node::TRUNCATED != 0
+    }
+
     #[inline]
     fn at(place: Place, field: usize) -> usize {
         place.node as usize + node::HEADER + field * place.capacity as usize + place.index as usize
@@ -286,13 +307,13 @@ impl<G: Game> Mcts<G> {
     /// Candidate run `run` of `node`, entry `k`.
     #[inline]
     fn candidate(&self, node: u32, run: usize, k: u32) -> u32 {
-        let count = self.header(node, node::COUNT) as usize;
+        let count = self.listed(node) as usize;
         self.arena[self.header(node, node::CANDIDATES) as usize + run * count + k as usize]
     }
 
     #[inline]
     fn set_candidate(&mut self, node: u32, run: usize, k: u32, value: u32) {
-        let count = self.header(node, node::COUNT) as usize;
+        let count = self.listed(node) as usize;
         let at = self.header(node, node::CANDIDATES) as usize + run * count + k as usize;
         self.arena[at] = value;
     }
@@ -361,7 +382,7 @@ impl<G: Game> Mcts<G> {
 
     /// Finds the unvisited candidate of `node` with the highest prior (the first of equals).
     fn update_best(&mut self, node: u32) {
-        let count = self.header(node, node::COUNT) as usize;
+        let count = self.listed(node) as usize;
         let start = self.header(node, node::CANDIDATES) as usize;
         let priors = as_f32(&self.arena[start..start + count]);
         let actions = &self.arena[start + count..start + 2 * count];
@@ -405,7 +426,7 @@ impl<G: Game> Mcts<G> {
     /// Moves the node at `node` to the end of the arena with room for more slots (the first
     /// ones, or twice as many); returns where.
     fn grow(&mut self, node: u32, owner: Option<Place>) -> u32 {
-        let count = self.header(node, node::COUNT) as usize;
+        let count = self.listed(node) as usize;
         let (slots, capacity) = (self.header(node, node::SLOTS) as usize, self.header(node, node::CAPACITY) as usize);
         let wider = if capacity == 0 { FIRST_CAPACITY } else { 2 * capacity }.min(count).max(1);
         self.make_room(node::HEADER + slot::FIELDS * wider);
@@ -479,7 +500,7 @@ impl<G: Game> Mcts<G> {
         if node == NO_NODE {
             return None;
         }
-        let count = self.header(node, node::COUNT);
+        let count = self.listed(node);
         let k = (0..count).find(|&k| self.candidate(node, node::ACTION, k) & slot::ACTION_MASK == action as u32)?;
         self.slot_of(node, k).filter(|&p| self.get(p, slot::VISITS) > 0)
     }
@@ -502,7 +523,7 @@ impl<G: Game> Mcts<G> {
         let mut queue: Vec<(u32, Option<usize>)> = vec![(node, None)];
         let mut root_node = NO_NODE;
         while let Some((old, owner)) = queue.pop() {
-            let count = self.header(old, node::COUNT) as usize;
+            let count = self.listed(old) as usize;
             let (slots, capacity) = (self.header(old, node::SLOTS) as usize, self.header(old, node::CAPACITY) as usize);
             let new = arena.len();
             arena.extend_from_slice(&self.arena[old as usize..old as usize + node::HEADER + slot::FIELDS * capacity]);
@@ -571,7 +592,7 @@ impl<G: Game> Mcts<G> {
         if node == NO_NODE {
             return Vec::new();
         }
-        (0..self.header(node, node::COUNT))
+        (0..self.listed(node))
             .map(|k| {
                 let action = (self.candidate(node, node::ACTION, k) & slot::ACTION_MASK) as Action;
                 let prior = self.candidate_prior(node, k);
@@ -666,13 +687,23 @@ impl<G: Game> Mcts<G> {
             self.leaf_pending = true;
             return Some((&self.leaf_state, self.leaf_legal.as_slice()));
         }
+        // A kept subtree's root: every action is a candidate for the move to play. (The
+        // exporter leaves the lines so marked out of games whose nodes list every action.)
+        #[cfg(not(every_action_listed))]
+        if self.truncated(self.root.node) {
+            return self.widen_leaf();
+        }
         if let Some(k) = root_child {
-            assert!(k < self.header(self.root.node, node::COUNT) as usize, "root child {k} out of range");
+            assert!(k < self.listed(self.root.node) as usize, "root child {k} out of range");
         }
         let (mut node, mut mover) = (self.root.node, self.root.mover);
         let (mut visits, mut mean) = (self.root.visits, self.root.mean(mover));
         let mut owner: Option<Place> = None;
         loop {
+            #[cfg(not(every_action_listed))]
+            if !self.path.is_empty() && self.truncated(node) && self.header(node, node::BEST) == self.listed(node) {
+                return self.widen_leaf();
+            }
             let place = match root_child.filter(|_| self.path.is_empty()).map(|k| k as u32) {
                 Some(k) => match self.slot_of(node, k) {
                     Some(p) => p,
@@ -714,6 +745,14 @@ impl<G: Game> Mcts<G> {
         }
     }
 
+    /// Asks for the evaluation of the node the path ends at, whose listed actions have all been
+    /// tried, so that it lists them all.
+    fn widen_leaf(&mut self) -> Option<(&G, &[Action])> {
+        self.leaf_state.search_actions(&mut self.leaf_legal);
+        self.leaf_pending = true;
+        Some((&self.leaf_state, self.leaf_legal.as_slice()))
+    }
+
     /// The leaf waiting for [`Mcts::expand_leaf`], if any, and whether it is the root.
     pub fn pending_leaf(&self) -> Option<(&G, &[Action], bool)> {
         self.leaf_pending.then(|| (&self.leaf_state, self.leaf_legal.as_slice(), self.path.is_empty()))
@@ -732,12 +771,19 @@ impl<G: Game> Mcts<G> {
         let uniform = !(sum > 0.0 && sum.is_finite());
         let mover = self.leaf_state.to_move();
         let prior = |i: usize| if uniform { 1.0 / n as f32 } else { priors[i] / sum };
+        // A node expanded before lists all its actions now that its listed ones were tried.
+        #[cfg(not(every_action_listed))]
+        if self.node_of(self.path.last().copied()).0 != NO_NODE {
+            return self.widen(prior, values);
+        }
         self.make_room(2 * n + node::HEADER);
         let candidates = self.arena.len();
         self.arena.extend((0..n).map(|i| prior(i).to_bits()));
         for i in 0..n {
             self.arena.push(self.leaf_legal[i] as u32);
         }
+        #[cfg(not(every_action_listed))]
+        let n = self.keep_likeliest(candidates, n);
         let node = self.new_node(n, candidates as u32);
         match self.path.last().copied() {
             None => {
@@ -752,6 +798,66 @@ impl<G: Game> Mcts<G> {
             }
         }
         self.backup(values, false);
+    }
+
+    /// Cuts the `n` candidates just written at `candidates` (the arena's end) to the
+    /// [`MctsConfig::kept_candidates`] of highest prior, in the legal order, below the root.
+    /// Returns the count for the node's header: `n`, or the count kept marked `TRUNCATED`.
+    fn keep_likeliest(&mut self, candidates: usize, n: usize) -> usize {
+        let kept = self.config.kept_candidates.max(1);
+        if self.path.is_empty() || n <= kept {
+            return n;
+        }
+        let (priors, actions) = self.arena[candidates..].split_at(n);
+        let mut order = [0u16; MAX_CHILDREN];
+        for (i, o) in order[..n].iter_mut().enumerate() {
+            *o = i as u16;
+        }
+        let prior = |i: u16| f32::from_bits(priors[i as usize]);
+        order[..n].select_nth_unstable_by(kept - 1, |&a, &b| prior(b).total_cmp(&prior(a)).then(a.cmp(&b)));
+        order[..kept].sort_unstable();
+        let mut listed = [0u32; 2 * MAX_CHILDREN];
+        for (j, &i) in order[..kept].iter().enumerate() {
+            listed[j] = priors[i as usize];
+            listed[kept + j] = actions[i as usize];
+        }
+        self.arena.truncate(candidates);
+        self.arena.extend_from_slice(&listed[..2 * kept]);
+        (kept as u32 | node::TRUNCATED) as usize
+    }
+
+    /// [`Mcts::expand_leaf`] for a node that listed only some of its actions: its new list
+    /// holds them all.
+    fn widen(&mut self, prior: impl Fn(usize) -> f32, values: Values) {
+        let n = self.leaf_legal.len();
+        self.make_room(2 * n);
+        let candidates = self.arena.len() as u32;
+        self.arena.extend((0..n).map(|i| prior(i).to_bits()));
+        for i in 0..n {
+            self.arena.push(self.leaf_legal[i] as u32);
+        }
+        self.relist(candidates, n);
+        self.backup(values, false);
+    }
+
+    /// Makes the `count` candidates at `candidates` (all the actions) the list of the node the
+    /// path ends at, linked to the slots it has: the node's old list is left unused.
+    fn relist(&mut self, candidates: u32, count: usize) {
+        let place = self.path.last().copied();
+        let (node, _) = self.node_of(place);
+        let actions = candidates as usize + count;
+        for index in 0..self.header(node, node::SLOTS) {
+            let p = self.place(node, index);
+            let info = self.get(p, slot::INFO);
+            let action = info & slot::ACTION_MASK;
+            let k = (0..count).find(|&k| self.arena[actions + k] == action).expect("a tried action is legal") as u32;
+            self.arena[actions + k as usize] |= (index + 1) << node::SLOT_SHIFT;
+            let info = info & !((MAX_CHILDREN as u32) << slot::CANDIDATE_SHIFT) | k << slot::CANDIDATE_SHIFT;
+            self.set(p, slot::INFO, info);
+        }
+        self.set_header(node, node::COUNT, count as u32);
+        self.set_header(node, node::CANDIDATES, candidates);
+        self.update_best(node);
     }
 
     pub fn root_expanded(&self) -> bool {
@@ -770,7 +876,7 @@ impl<G: Game> Mcts<G> {
         };
         let parent_visits = visits.max(1) as f32;
         let (q, explore) = (as_f32(run(slot::Q0 + mover)), as_f32(run(slot::EXPLORE)));
-        let has_candidate = best < self.header(node, node::COUNT);
+        let has_candidate = best < self.listed(node);
         let chosen = match self.config.selection {
             Selection::Puct { c, fpu_reduction } => {
                 let (fpu, scale) = (mean - fpu_reduction, c * parent_visits.sqrt());
@@ -852,9 +958,14 @@ impl<G: Game> Mcts<G> {
         if node == NO_NODE {
             return false;
         }
-        let (slots, count) = (self.header(node, node::SLOTS), self.header(node, node::COUNT));
+        let (slots, count) = (self.header(node, node::SLOTS), self.listed(node));
         let mut best: Option<Values> = None;
         let mut all_proven = slots == count;
+        // Some of the node's actions are not listed yet.
+        #[cfg(not(every_action_listed))]
+        if self.truncated(node) {
+            all_proven = false;
+        }
         for i in 0..slots {
             match self.proven_at(Some(self.place(node, i))) {
                 Some(v) if v[mover] >= BEST_UTILITY => {
@@ -1192,6 +1303,56 @@ mod tests {
         m.expand_leaf(&priors, [0.0, 0.0]);
         assert_eq!(m.root_children()[last].visits, 1);
         assert_eq!(m.root_visits(), 2);
+    }
+
+    #[test]
+    fn nodes_listing_their_likeliest_actions_still_prove_what_full_ones_do() {
+        let truncated = |kept_candidates| MctsConfig { kept_candidates, ..MctsConfig::puct() };
+        let mut race = Mcts::new(Race::new_game(&mut Rng::new(0)), truncated(1));
+        race.search(&mut UniformEvaluator, &SearchLimits::playouts(10_000));
+        assert_eq!((race.root_proven(), race.best_action()), (Some([1.0, -1.0]), Some(1)));
+        // Proving the loss needs every reply below the root: lists widened to all seven.
+        let mut lost = Mcts::new(c4("8 2 8 3 7 4"), truncated(2));
+        lost.search(&mut UniformEvaluator, &SearchLimits::playouts(200_000));
+        assert_eq!(lost.root_proven(), Some([-1.0, 1.0]));
+    }
+
+    #[test]
+    fn listing_the_likeliest_actions_fits_more_positions_and_widens_nodes_tried_out() {
+        use crate::blackhole::BlackHole;
+        let state = BlackHole::new_game(&mut Rng::new(3));
+        let spread = |kept_candidates| MctsConfig { selection: Selection::Puct { c: 1.5, fpu_reduction: 0.0 }, kept_candidates, ..MctsConfig::puct() };
+        let (mut full, mut kept) = (Mcts::new(state.clone(), spread(usize::MAX)), Mcts::new(state, spread(4)));
+        for m in [&mut full, &mut kept] {
+            m.search(&mut UniformEvaluator, &SearchLimits::playouts(3_000));
+        }
+        let per_node = |m: &Mcts<BlackHole>| m.tree_bytes() / m.tree_size();
+        assert!(per_node(&kept) * 4 < per_node(&full), "{} bytes a node, {} listing all", per_node(&kept), per_node(&full));
+        assert_eq!(kept.root_children().len(), full.root_children().len(), "the root lists every action");
+        // The most visited child had its four listed actions tried, then listed all of them.
+        let best = kept.best_action().unwrap();
+        let mut after = best_state(&kept, best);
+        let mut legal = ActionList::new();
+        after.search_actions(&mut legal);
+        kept.advance(best);
+        let children = kept.root_children();
+        assert_eq!(children.iter().map(|c| c.action).collect::<Vec<_>>(), legal.to_vec());
+        assert!(children.iter().filter(|c| c.visits > 0).count() > 4);
+        // A kept root listing four actions lists them all after its next playout.
+        let unwidened = (0..kept.listed(kept.root.node)).find_map(|k| kept.slot_of(kept.root.node, k).filter(|&p| kept.node_of(Some(p)).0 != NO_NODE && kept.truncated(kept.node_of(Some(p)).0)));
+        let action = kept.get(unwidened.expect("a child listing four"), slot::INFO) & slot::ACTION_MASK;
+        after.apply(action as Action);
+        kept.advance(action as Action);
+        assert_eq!(kept.root_children().len(), 4);
+        kept.search(&mut UniformEvaluator, &SearchLimits::playouts(1));
+        after.search_actions(&mut legal);
+        assert_eq!(kept.root_children().len(), legal.len());
+    }
+
+    fn best_state<G: Game>(m: &Mcts<G>, action: Action) -> G {
+        let mut state = m.root_state().clone();
+        state.apply(action);
+        state
     }
 
     /// A tree held to a few hundred kilobytes stops growing there, still names a move, and
