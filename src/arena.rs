@@ -39,6 +39,17 @@ pub struct ArenaArgs {
     /// PUCT exploration constant of B only, if B is a net (overrides --c-puct for B).
     #[arg(long)]
     pub b_c_puct: Option<f32>,
+    /// Actions a search node lists of net players (`MctsConfig::kept_candidates`; default:
+    /// the exported bot's, per game).
+    #[arg(long)]
+    pub kept_candidates: Option<usize>,
+    /// Actions a node lists of B only, if B is a net (overrides --kept-candidates for B).
+    #[arg(long)]
+    pub b_kept_candidates: Option<usize>,
+    /// Hold every search tree to its share of this many MiB, as the exported bot does under
+    /// its platform's limit (CodeCup: 256); default: no limit.
+    #[arg(long)]
+    pub memory_mb: Option<usize>,
     /// Stop early by SPRT: "ELO0,ELO1" (alpha = beta = 0.05), e.g. "0,30".
     #[arg(long)]
     pub sprt: Option<String>,
@@ -77,7 +88,7 @@ pub fn builtin_names<G: Classic>() -> Vec<&'static str> {
     names
 }
 
-pub fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec> {
+pub fn player<G: Classic>(spec: &str, c_puct: Option<f32>, kept_candidates: Option<usize>) -> Result<PlayerSpec> {
     Ok(match spec {
         "classic" if !G::has_classic_bot() => bail!("{} has no classic bot", G::NAME),
         "classic" => PlayerSpec::Classic,
@@ -87,11 +98,14 @@ pub fn player<G: Classic>(spec: &str, c_puct: Option<f32>) -> Result<PlayerSpec>
         path => {
             let net = load_weights::<G>(Path::new(path))?;
             net.check_shape(G::NUM_FEATURES, G::NUM_ACTIONS).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
-            let label = match c_puct {
-                Some(c) => format!("{path} (c_puct {c})"),
-                None => path.to_string(),
-            };
-            PlayerSpec::Net { label, net: Arc::new(net), c_puct }
+            let mut label = path.to_string();
+            if let Some(c) = c_puct {
+                label += &format!(" (c_puct {c})");
+            }
+            if let Some(k) = kept_candidates {
+                label += &format!(" ({k} actions listed a node)");
+            }
+            PlayerSpec::Net { label, net: Arc::new(net), c_puct, kept_candidates }
         }
     })
 }
@@ -121,10 +135,16 @@ fn run_game<G: Classic>(args: &ArenaArgs) -> Result<()> {
             bail!("--c-puct and --b-c-puct must be positive, got {c}");
         }
     }
+    if args.kept_candidates == Some(0) || args.b_kept_candidates == Some(0) || args.memory_mb == Some(0) {
+        bail!("--kept-candidates, --b-kept-candidates and --memory-mb must be positive");
+    }
     let players = [
-        with_book::<G>(player::<G>(&args.a, args.c_puct)?, args.a_book.as_deref())?,
-        with_book::<G>(player::<G>(&args.b, args.b_c_puct.or(args.c_puct))?, args.b_book.as_deref())?,
+        with_book::<G>(player::<G>(&args.a, args.c_puct, args.kept_candidates)?, args.a_book.as_deref())?,
+        with_book::<G>(player::<G>(&args.b, args.b_c_puct.or(args.c_puct), args.b_kept_candidates.or(args.kept_candidates))?, args.b_book.as_deref())?,
     ];
+    if let Some(mb) = args.memory_mb {
+        bots::memory::set_limit_mb(mb);
+    }
     let parallel = args.parallel.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let config = ArenaConfig { games: args.games, parallel, limits: [limit, b_limit], seed: args.seed, sprt, random_opening: args.random_opening };
     let mut records = String::new();

@@ -67,10 +67,10 @@ fn pool_player<G: Classic>(kind: &PlayerKind, name: &str, game: crate::GameArg, 
     let program = player_program(kind, name, game, time_scale, pool_dir)?;
     let in_process = match (kind, kind.budget()) {
         (_, None) => None,
-        (PlayerKind::Builtin { engine, .. }, Some(budget)) => Some((crate::arena::player::<G>(engine, None)?, budget)),
+        (PlayerKind::Builtin { engine, .. }, Some(budget)) => Some((crate::arena::player::<G>(engine, None, None)?, budget)),
         (PlayerKind::Net { path, .. }, Some(budget)) => {
             let path = pool_dir.join(path);
-            let spec = crate::arena::player::<G>(&path.to_string_lossy(), None).map_err(|e| anyhow::anyhow!("player {name:?}: {e:#}"))?;
+            let spec = crate::arena::player::<G>(&path.to_string_lossy(), None, None).map_err(|e| anyhow::anyhow!("player {name:?}: {e:#}"))?;
             Some((spec, budget))
         }
         (PlayerKind::Command(_), Some(_)) => unreachable!("the pool refuses a budget for a program"),

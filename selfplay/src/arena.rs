@@ -27,8 +27,9 @@ pub enum PlayerSpec {
     /// A named player of the game's field (`Classic::field`); the caller checks the name.
     Field(String),
     /// PUCT guided by a net, with the exported bot's search settings; `c_puct` replaces the
-    /// game's exploration constant (to tune it before changing the bot).
-    Net { label: String, net: Arc<Mlp>, c_puct: Option<f32> },
+    /// game's exploration constant and `kept_candidates` its actions listed a node (to tune
+    /// them before changing the bot).
+    Net { label: String, net: Arc<Mlp>, c_puct: Option<f32>, kept_candidates: Option<usize> },
     /// Another player that plays an opening book's moves where it has one.
     Booked { book: Arc<Book>, player: Box<PlayerSpec> },
 }
@@ -52,8 +53,9 @@ impl PlayerSpec {
             PlayerSpec::Uct => Box::new(SearchAgent::new(start, MctsConfig::uct(), RolloutEvaluator::new(seed), playouts)),
             PlayerSpec::Classic => G::classic_agent(seed, playouts).unwrap_or_else(|| panic!("{} has no classic bot", G::NAME)),
             PlayerSpec::Field(name) => (G::field_player(name).unwrap_or_else(|| panic!("{} has no player {name}", G::NAME)).agent)(seed, playouts),
-            PlayerSpec::Net { net, c_puct, .. } => {
+            PlayerSpec::Net { net, c_puct, kept_candidates, .. } => {
                 let mut config = net_search_config::<G>();
+                config.kept_candidates = kept_candidates.unwrap_or(config.kept_candidates);
                 if let (Some(c), Selection::Puct { c: game_c, .. }) = (c_puct, &mut config.selection) {
                     *game_c = *c;
                 }

@@ -694,7 +694,7 @@ pub fn train_with<G: Training>(
                 "uct" => PlayerSpec::Uct,
                 _ => PlayerSpec::Random,
             };
-            let players = [PlayerSpec::Net { label: format!("iter {iteration}"), net: Arc::clone(&net), c_puct: None }, opponent];
+            let players = [PlayerSpec::Net { label: format!("iter {iteration}"), net: Arc::clone(&net), c_puct: None, kept_candidates: None }, opponent];
             let arena = ArenaConfig {
                 games: config.eval.games,
                 parallel: pool.current_num_threads(),
