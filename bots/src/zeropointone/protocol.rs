@@ -2,8 +2,7 @@
 //! letters), Blue reads it and writes its own, then a move or drop a line until `Quit`, through
 //! the shared CodeCup loop ([`Game::turn_text`]). 30 seconds per player per game.
 
-use super::evaluation::TABLE_BITS;
-use super::ZeroPointOne;
+use super::{evaluation::TABLE_BITS, ZeroPointOne};
 use crate::agent::{Agent, SearchAgent};
 use crate::alphabeta::{AlphaBetaAgent, NetValue};
 use crate::bot::{Contest, Platform};
@@ -40,6 +39,8 @@ const NET_VALUE_SCALE: f32 = 10_000.0;
 
 impl Contest for ZeroPointOne {
     const PLATFORM: Platform = Platform::CodeCup;
+    #[cfg(not(every_action_listed))]
+    const KEPT_CANDIDATES: usize = 16; // of about 50: listing all, the tree filled in a second
 
     fn bot_agent(net: Arc<Mlp>, config: MctsConfig, playouts: Option<u64>) -> Box<dyn Agent<Self>> {
         let leaf = ALPHA_BETA.then(|| NetValue::new(&net, NET_VALUE_SCALE));
