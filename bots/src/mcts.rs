@@ -683,15 +683,13 @@ impl<G: Game> Mcts<G> {
         }
         if self.root.node == NO_NODE {
             // The root is never terminal, nor taken as decided: the search names a move there.
-            self.leaf_state.search_actions(&mut self.leaf_legal);
-            self.leaf_pending = true;
-            return Some((&self.leaf_state, self.leaf_legal.as_slice()));
+            return self.pending_evaluation();
         }
         // A kept subtree's root: every action is a candidate for the move to play. (The
         // exporter leaves the lines so marked out of games whose nodes list every action.)
         #[cfg(not(every_action_listed))]
         if self.truncated(self.root.node) {
-            return self.widen_leaf();
+            return self.pending_evaluation();
         }
         if let Some(k) = root_child {
             assert!(k < self.listed(self.root.node) as usize, "root child {k} out of range");
@@ -702,7 +700,7 @@ impl<G: Game> Mcts<G> {
         loop {
             #[cfg(not(every_action_listed))]
             if !self.path.is_empty() && self.truncated(node) && self.header(node, node::BEST) == self.listed(node) {
-                return self.widen_leaf();
+                return self.pending_evaluation();
             }
             let place = match root_child.filter(|_| self.path.is_empty()).map(|k| k as u32) {
                 Some(k) => match self.slot_of(node, k) {
@@ -733,9 +731,7 @@ impl<G: Game> Mcts<G> {
                     self.backup(exact, true);
                     return None;
                 }
-                self.leaf_state.search_actions(&mut self.leaf_legal);
-                self.leaf_pending = true;
-                return Some((&self.leaf_state, self.leaf_legal.as_slice()));
+                return self.pending_evaluation();
             }
             visits = self.get(place, slot::VISITS);
             mover = (info & slot::MOVER_BIT != 0) as usize;
@@ -745,9 +741,9 @@ impl<G: Game> Mcts<G> {
         }
     }
 
-    /// Asks for the evaluation of the node the path ends at, whose listed actions have all been
-    /// tried, so that it lists them all.
-    fn widen_leaf(&mut self) -> Option<(&G, &[Action])> {
+    /// Asks for the evaluation of the position the path ends at: a leaf to expand, or a node
+    /// whose listed actions have all been tried, to list them all.
+    fn pending_evaluation(&mut self) -> Option<(&G, &[Action])> {
         self.leaf_state.search_actions(&mut self.leaf_legal);
         self.leaf_pending = true;
         Some((&self.leaf_state, self.leaf_legal.as_slice()))
@@ -771,16 +767,17 @@ impl<G: Game> Mcts<G> {
         let uniform = !(sum > 0.0 && sum.is_finite());
         let mover = self.leaf_state.to_move();
         let prior = |i: usize| if uniform { 1.0 / n as f32 } else { priors[i] / sum };
-        // A node expanded before lists all its actions now that its listed ones were tried.
-        #[cfg(not(every_action_listed))]
-        if self.node_of(self.path.last().copied()).0 != NO_NODE {
-            return self.widen(prior, values);
-        }
         self.make_room(2 * n + node::HEADER);
         let candidates = self.arena.len();
         self.arena.extend((0..n).map(|i| prior(i).to_bits()));
         for i in 0..n {
             self.arena.push(self.leaf_legal[i] as u32);
+        }
+        // A node expanded before lists all its actions now that its listed ones were tried.
+        #[cfg(not(every_action_listed))]
+        if self.node_of(self.path.last().copied()).0 != NO_NODE {
+            self.relist(candidates as u32, n);
+            return self.backup(values, false);
         }
         #[cfg(not(every_action_listed))]
         let n = self.keep_likeliest(candidates, n);
@@ -824,20 +821,6 @@ impl<G: Game> Mcts<G> {
         self.arena.truncate(candidates);
         self.arena.extend_from_slice(&listed[..2 * kept]);
         (kept as u32 | node::TRUNCATED) as usize
-    }
-
-    /// [`Mcts::expand_leaf`] for a node that listed only some of its actions: its new list
-    /// holds them all.
-    fn widen(&mut self, prior: impl Fn(usize) -> f32, values: Values) {
-        let n = self.leaf_legal.len();
-        self.make_room(2 * n);
-        let candidates = self.arena.len() as u32;
-        self.arena.extend((0..n).map(|i| prior(i).to_bits()));
-        for i in 0..n {
-            self.arena.push(self.leaf_legal[i] as u32);
-        }
-        self.relist(candidates, n);
-        self.backup(values, false);
     }
 
     /// Makes the `count` candidates at `candidates` (all the actions) the list of the node the
